@@ -1,0 +1,1 @@
+"""baobei-conform: the command line, and later the DSL, the engine protocol, the runner and reports."""

@@ -1,0 +1,275 @@
+"""Load the spec files and check them; every problem names the file and the entry."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from baobei_spec.model import (
+    KINDS,
+    Clause,
+    ErrorCode,
+    Fact,
+    Params,
+    Ruling,
+    Section,
+    Spec,
+    Species,
+)
+
+SPEC_ROOT = Path(__file__).resolve().parent
+RULEBOOK_ES = "rulebook/000_6fef198ee512738b.txt"
+RULEBOOK_NL = "rulebook/002_5e82730e00f7d66f.txt"
+RULING_STATUSES = ("decided", "provisional")
+# Cross-references as the Spanish text writes them: "§ 3.5", "§§ 6.1 y 6.10", "parte 3", "anexo A".
+_REF_PATTERNS = (
+    re.compile(r"§§? ?(\d+\.\d+)(?: y (\d+\.\d+))?"),
+    re.compile(r"\bparte (\d)\b"),
+    re.compile(r"\banexo ([AB])\b"),
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One failed check: which file, which entry, what is wrong."""
+
+    file: str
+    entry: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.entry}: {self.message}"
+
+
+class SpecError(Exception):
+    """The spec files are broken; ``problems`` lists every failed check."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def text_refs(text: str) -> list[str]:
+    """Section ids a Spanish clause text cross-references."""
+    found: list[str] = []
+    for pattern in _REF_PATTERNS:
+        for match in pattern.finditer(text):
+            found.extend(g for g in match.groups() if g)
+    return found
+
+
+def _read_yaml(root: Path, rel: str, problems: list[Problem]):
+    path = root / rel
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except (OSError, yaml.YAMLError) as exc:
+        problems.append(Problem(rel, "-", f"cannot be read: {exc}"))
+        return None
+
+
+def _fact(raw, rel: str, entry: str, problems: list[Problem]) -> Fact:
+    if not isinstance(raw, dict) or "value" not in raw:
+        problems.append(Problem(rel, entry, "a fact needs `value` and `source` or `provisional`"))
+        return Fact(None)
+    source = tuple(raw.get("source") or ())
+    provisional = raw.get("provisional")
+    if not source and not provisional:
+        problems.append(Problem(rel, entry, "a fact must cite `source` lines or a `provisional` ruling"))
+    return Fact(raw["value"], source, provisional)
+
+
+def _load_sections(root: Path, problems: list[Problem]) -> dict[str, Section]:
+    sections: dict[str, Section] = {}
+    for raw in _read_yaml(root, "outline.yaml", problems) or []:
+        sid = str(raw.get("id"))
+        if sid in sections:
+            problems.append(Problem("outline.yaml", sid, "duplicate section id"))
+        first, last = raw["lines"]
+        sections[sid] = Section(sid, raw["title"], first, last)
+    return sections
+
+
+def _section_of(line: int, sections: dict[str, Section]) -> str | None:
+    """The narrowest section whose line range holds ``line``."""
+    best = None
+    for sec in sections.values():
+        if sec.first_line <= line <= sec.last_line:
+            if best is None or (sec.last_line - sec.first_line) <= (best.last_line - best.first_line):
+                best = sec
+    return best.id if best else None
+
+
+def _load_clauses(root: Path, sections, problems: list[Problem]) -> dict[str, Clause]:
+    clauses: dict[str, Clause] = {}
+    files = sorted((root / "clauses").glob("*.yaml"))
+    if not files:
+        problems.append(Problem("clauses/", "-", "no clause files"))
+    for path in files:
+        rel = f"clauses/{path.name}"
+        for raw in _read_yaml(root, rel, problems) or []:
+            cid = str(raw.get("id", "?"))
+            if cid in clauses:
+                problems.append(Problem(rel, cid, f"duplicate clause id (also in {clauses[cid].file})"))
+                continue
+            missing = [k for k in ("kind", "lines", "es", "nl", "en") if not raw.get(k)]
+            if missing:
+                problems.append(Problem(rel, cid, f"missing or empty: {', '.join(missing)}"))
+                continue
+            if raw["kind"] not in KINDS:
+                problems.append(Problem(rel, cid, f"kind {raw['kind']!r} is not one of {', '.join(KINDS)}"))
+            if raw["en"].strip() == "TODO":
+                problems.append(Problem(rel, cid, "the English rule is still TODO"))
+            line_es, line_nl = raw["lines"]["es"], raw["lines"]["nl"]
+            clauses[cid] = Clause(
+                id=cid,
+                kind=raw["kind"],
+                section=_section_of(line_es, sections) or "?",
+                line_es=line_es,
+                line_nl=line_nl,
+                es=raw["es"],
+                nl=raw["nl"],
+                en=raw["en"],
+                refs=tuple(str(r) for r in raw.get("refs") or ()),
+                file=rel,
+            )
+    return clauses
+
+
+def _load_catalog(root: Path, problems: list[Problem]):
+    rel = "catalog.yaml"
+    raw = _read_yaml(root, rel, problems) or {}
+    species: list[Species] = []
+    seen: set[str] = set()
+    families = {name: tuple(v.get("source") or ()) for name, v in (raw.get("families") or {}).items()}
+    for item in raw.get("species") or []:
+        sid = str(item.get("id"))
+        if sid in seen:
+            problems.append(Problem(rel, sid, "duplicate species id"))
+        seen.add(sid)
+        facts = {k: _fact(item.get(k), rel, f"{sid}.{k}", problems) for k in ("family", "value", "power", "count")}
+        names = dict(item.get("names") or {})
+        facts["names"] = Fact(
+            {k: names.get(k) for k in ("es", "nl", "en")}, tuple(names.get("source") or ()), names.get("provisional")
+        )
+        for lang in ("es", "nl", "en"):
+            if not names.get(lang):
+                problems.append(Problem(rel, sid, f"missing {lang} name"))
+        species.append(
+            Species(
+                id=sid,
+                names={k: names.get(k, "") for k in ("es", "nl", "en")},
+                family=facts["family"].value,
+                value=facts["value"].value,
+                power=facts["power"].value,
+                count=facts["count"].value,
+                facts=facts,
+            )
+        )
+    total = _fact(raw.get("total"), rel, "total", problems).value
+    counted = sum(sp.count for sp in species if isinstance(sp.count, int))
+    if counted != total:
+        problems.append(Problem(rel, "total", f"species counts sum to {counted}, the catalog states {total}"))
+    return tuple(species), families, total
+
+
+def _load_params(root: Path, problems: list[Problem]) -> Params:
+    rel = "params.yaml"
+    raw = _read_yaml(root, rel, problems) or {}
+    names = (
+        "players", "hand_size", "decisive_hand_size", "initial_peek", "threshold",
+        "bao_failure_minimum", "bao_failure_factor", "final_phase_recycle",
+    )
+    facts = {n: _fact(raw.get(n), rel, n, problems) for n in names}
+
+    def by_count(name: str) -> dict[int, int]:
+        return {int(k): int(v) for k, v in (facts[name].value or {}).items()}
+
+    players = facts["players"].value or {"min": 0, "max": -1}
+    return Params(
+        min_players=players["min"],
+        max_players=players["max"],
+        hand_size=by_count("hand_size"),
+        decisive_hand_size=by_count("decisive_hand_size"),
+        initial_peek=facts["initial_peek"].value,
+        threshold=by_count("threshold"),
+        bao_failure_minimum=facts["bao_failure_minimum"].value,
+        bao_failure_factor=facts["bao_failure_factor"].value,
+        final_phase_recycle=facts["final_phase_recycle"].value,
+        facts=facts,
+    )
+
+
+def _load_rulings(root: Path, problems: list[Problem]) -> dict[str, Ruling]:
+    rel = "rulings.yaml"
+    rulings: dict[str, Ruling] = {}
+    for raw in _read_yaml(root, rel, problems) or []:
+        rid = str(raw.get("id"))
+        if rid in rulings:
+            problems.append(Problem(rel, rid, "duplicate ruling id"))
+        missing = [k for k in ("clauses", "question", "readings", "ruling", "reason", "status") if not raw.get(k)]
+        if missing:
+            problems.append(Problem(rel, rid, f"missing or empty: {', '.join(missing)}"))
+            continue
+        if raw["status"] not in RULING_STATUSES:
+            problems.append(Problem(rel, rid, f"status {raw['status']!r} is not one of {', '.join(RULING_STATUSES)}"))
+        rulings[rid] = Ruling(
+            rid, tuple(str(c) for c in raw["clauses"]), raw["question"], tuple(raw["readings"]),
+            raw["ruling"], raw["reason"], raw["status"],
+        )
+    return rulings
+
+
+def _load_errors(root: Path, problems: list[Problem]) -> dict[str, ErrorCode]:
+    rel = "errors.yaml"
+    errors: dict[str, ErrorCode] = {}
+    for raw in _read_yaml(root, rel, problems) or []:
+        code = str(raw.get("code"))
+        if code in errors:
+            problems.append(Problem(rel, code, "duplicate error code"))
+        errors[code] = ErrorCode(code, raw.get("meaning", ""), tuple(str(c) for c in raw.get("clauses") or ()))
+    return errors
+
+
+def _read_lines(root: Path, rel: str, problems: list[Problem]) -> tuple[str, ...]:
+    try:
+        return tuple((root / rel).read_text(encoding="utf-8").split("\n"))
+    except OSError as exc:
+        problems.append(Problem(rel, "-", f"cannot be read: {exc}"))
+        return ()
+
+
+def load_spec(root: Path | str | None = None, strict: bool = True) -> Spec:
+    """Load and check the spec under ``root`` (default: this package).
+
+    With ``strict`` (the default) any failed check raises :class:`SpecError` listing them all;
+    otherwise the problems are returned on ``Spec.problems``.
+    """
+    from baobei_spec.checks import check_spec  # checks need the loaded records
+
+    root = Path(root) if root is not None else SPEC_ROOT
+    problems: list[Problem] = []
+    sections = _load_sections(root, problems)
+    clauses = _load_clauses(root, sections, problems)
+    species, families, total = _load_catalog(root, problems)
+    spec = Spec(
+        sections=sections,
+        clauses=clauses,
+        species_list=species,
+        families=families,
+        total_cards=total,
+        params=_load_params(root, problems),
+        rulings=_load_rulings(root, problems),
+        errors=_load_errors(root, problems),
+        lines_es=_read_lines(root, RULEBOOK_ES, problems),
+        lines_nl=_read_lines(root, RULEBOOK_NL, problems),
+        problems=(),
+    )
+    problems.extend(check_spec(spec))
+    if strict and problems:
+        raise SpecError(problems)
+    object.__setattr__(spec, "problems", tuple(problems))
+    return spec

@@ -1,0 +1,134 @@
+"""Typed records for the spec. Plain frozen dataclasses: the spec never changes once loaded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+KINDS = ("normative", "example", "informative", "summary", "faq")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading of the reconstructed outline (e.g. ``3.5`` Failed pluck)."""
+
+    id: str
+    title: str
+    first_line: int
+    last_line: int
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One paragraph, bullet or numbered step of the rulebook, in both languages."""
+
+    id: str
+    kind: str
+    section: str
+    line_es: int
+    line_nl: int
+    es: str
+    nl: str
+    en: str
+    refs: tuple[str, ...]
+    file: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A catalog or parameter value with where it comes from: rulebook lines or a ruling."""
+
+    value: object
+    source: tuple[int, ...] = ()
+    provisional: str | None = None
+
+
+@dataclass(frozen=True)
+class Species:
+    """A bird of the card catalog."""
+
+    id: str
+    names: dict[str, str]
+    family: str
+    value: int
+    power: str | None
+    count: int
+    facts: dict[str, Fact] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Params:
+    """Rule parameters an engine receives; catalog and thresholds are never hard-coded."""
+
+    min_players: int
+    max_players: int
+    hand_size: dict[int, int]
+    decisive_hand_size: dict[int, int]
+    initial_peek: int
+    threshold: dict[int, int]
+    bao_failure_minimum: int
+    bao_failure_factor: int
+    final_phase_recycle: int
+    facts: dict[str, Fact] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """An entry of the rulings register: where the text is silent or ambiguous, what we decided."""
+
+    id: str
+    clauses: tuple[str, ...]
+    question: str
+    readings: tuple[str, ...]
+    ruling: str
+    reason: str
+    status: str
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """A stable error code an engine answers an illegal action with."""
+
+    code: str
+    meaning: str
+    clauses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The whole spec, indexed by id."""
+
+    sections: dict[str, Section]
+    clauses: dict[str, Clause]
+    species_list: tuple[Species, ...]
+    families: dict[str, tuple[int, ...]]
+    total_cards: int
+    params: Params
+    rulings: dict[str, Ruling]
+    errors: dict[str, ErrorCode]
+    lines_es: tuple[str, ...]
+    lines_nl: tuple[str, ...]
+    problems: tuple = ()
+
+    def clause(self, clause_id: str) -> Clause:
+        return self.clauses[clause_id]
+
+    def species(self, species_id: str) -> Species:
+        for sp in self.species_list:
+            if sp.id == species_id:
+                return sp
+        raise KeyError(species_id)
+
+    def faq(self) -> list[Clause]:
+        return [c for c in self.clauses.values() if c.kind == "faq"]
+
+    def provisional_facts(self) -> list[tuple[str, str]]:
+        """(where, ruling id) for every fact chosen by a provisional ruling."""
+        out = []
+        for sp in self.species_list:
+            for name, fact in sp.facts.items():
+                if fact.provisional:
+                    out.append((f"catalog:{sp.id}.{name}", fact.provisional))
+        for name, fact in self.params.facts.items():
+            if fact.provisional:
+                out.append((f"params:{name}", fact.provisional))
+        return out

@@ -1,0 +1,63 @@
+"""Counts that tell at a glance how complete and how provisional the spec is."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from baobei_spec.checks import unresolved_refs, uncovered_lines
+from baobei_spec.model import Spec
+
+
+def part_of(clause_id: str) -> str:
+    """The rulebook part a clause id belongs to: '3' for 3.5.4, 'B' for B.2, 'FAQ' for FAQ-07."""
+    return clause_id.split("-")[0].split(".")[0]
+
+
+_PARTS = ("1", "2", "3", "4", "5", "6", "7", "B", "SUM", "FAQ", "REM")
+
+
+def _part_order(item: tuple[str, int]) -> int:
+    return _PARTS.index(item[0]) if item[0] in _PARTS else len(_PARTS)
+
+
+def summarize(spec: Spec) -> dict:
+    """The summary as one JSON-ready object."""
+    return {
+        "clauses": {
+            "total": len(spec.clauses),
+            "by_kind": dict(sorted(Counter(c.kind for c in spec.clauses.values()).items())),
+            "by_part": dict(sorted(Counter(part_of(c.id) for c in spec.clauses.values()).items(), key=_part_order)),
+        },
+        "faq": len(spec.faq()),
+        "sections": len(spec.sections),
+        "rulings": {
+            "total": len(spec.rulings),
+            "by_status": dict(sorted(Counter(r.status for r in spec.rulings.values()).items())),
+        },
+        "provisional": [{"fact": where, "ruling": ruling} for where, ruling in spec.provisional_facts()],
+        "unresolved_refs": len(unresolved_refs(spec)),
+        "uncovered_lines": len(uncovered_lines(spec)),
+        "species": len(spec.species_list),
+        "cards": spec.total_cards,
+        "error_codes": len(spec.errors),
+    }
+
+
+def render(summary: dict) -> str:
+    """The summary for a terminal."""
+    c = summary["clauses"]
+    lines = [
+        f"clauses: {c['total']}",
+        "  by kind: " + ", ".join(f"{k} {v}" for k, v in c["by_kind"].items()),
+        "  by part: " + ", ".join(f"{k} {v}" for k, v in c["by_part"].items()),
+        f"FAQ entries: {summary['faq']}",
+        f"rulings: {summary['rulings']['total']} ("
+        + ", ".join(f"{k} {v}" for k, v in summary["rulings"]["by_status"].items())
+        + ")",
+        f"provisional facts: {len(summary['provisional'])}",
+        f"card catalog: {summary['species']} species, {summary['cards']} cards",
+        f"error codes: {summary['error_codes']}",
+        f"unresolved cross-references: {summary['unresolved_refs']}",
+        f"uncovered lines: {summary['uncovered_lines']}",
+    ]
+    return "\n".join(lines)
