@@ -40,13 +40,14 @@ def uncovered_lines(spec: Spec) -> list[Problem]:
 
 def _named_ids(spec: Spec) -> list[Problem]:
     out = []
-    for r in spec.rulings.values():
-        out += [Problem("rulings.yaml", r.id, f"names unknown clause {c!r}") for c in r.clauses if c not in spec.clauses]
-    for e in spec.errors.values():
-        out += [Problem("errors.yaml", e.code, f"names unknown clause {c!r}") for c in e.clauses if c not in spec.clauses]
+    named = [("rulings.yaml", r.id, r.clauses) for r in spec.rulings.values()]
+    named += [("errors.yaml", e.code, e.clauses) for e in spec.errors.values()]
+    for file, entry, ids in named:
+        out += [Problem(file, entry, f"names unknown clause {c!r}") for c in ids if c not in spec.clauses]
     for where, ruling in spec.provisional_facts():
         if ruling not in spec.rulings:
-            out.append(Problem(where.split(":")[0] + ".yaml", where, f"cites unknown ruling {ruling!r}"))
+            file, fact = where.split(":", 1)  # same entry as the loader's fact problems, e.g. "owl.count"
+            out.append(Problem(f"{file}.yaml", fact, f"cites unknown ruling {ruling!r}"))
     for sp in spec.species_list:
         if sp.family not in spec.families and sp.facts["family"].source:
             out.append(Problem("catalog.yaml", sp.id, f"sourced family {sp.family!r} is not declared"))

@@ -155,6 +155,8 @@ def _load_catalog(root: Path, problems: list[Problem]):
         facts["names"] = Fact(
             {k: names.get(k) for k in ("es", "nl", "en")}, tuple(names.get("source") or ()), names.get("provisional")
         )
+        if not facts["names"].source and not facts["names"].provisional:
+            problems.append(Problem(rel, f"{sid}.names", "a fact must cite `source` lines or a `provisional` ruling"))
         for lang in ("es", "nl", "en"):
             if not names.get(lang):
                 problems.append(Problem(rel, sid, f"missing {lang} name"))
@@ -203,6 +205,14 @@ def _load_params(root: Path, problems: list[Problem]) -> Params:
     )
 
 
+def _clause_ids(raw_ids, rel: str, entry: str, problems: list[Problem]) -> tuple[str, ...]:
+    """Clause ids must be quoted strings: YAML reads 6.10 as the number 6.1."""
+    for c in raw_ids or ():
+        if not isinstance(c, str):
+            problems.append(Problem(rel, entry, f"clause id {c!r} must be a quoted string"))
+    return tuple(str(c) for c in raw_ids or ())
+
+
 def _load_rulings(root: Path, problems: list[Problem]) -> dict[str, Ruling]:
     rel = "rulings.yaml"
     rulings: dict[str, Ruling] = {}
@@ -217,7 +227,7 @@ def _load_rulings(root: Path, problems: list[Problem]) -> dict[str, Ruling]:
         if raw["status"] not in RULING_STATUSES:
             problems.append(Problem(rel, rid, f"status {raw['status']!r} is not one of {', '.join(RULING_STATUSES)}"))
         rulings[rid] = Ruling(
-            rid, tuple(str(c) for c in raw["clauses"]), raw["question"], tuple(raw["readings"]),
+            rid, _clause_ids(raw["clauses"], rel, rid, problems), raw["question"], tuple(raw["readings"]),
             raw["ruling"], raw["reason"], raw["status"],
         )
     return rulings
@@ -230,7 +240,7 @@ def _load_errors(root: Path, problems: list[Problem]) -> dict[str, ErrorCode]:
         code = str(raw.get("code"))
         if code in errors:
             problems.append(Problem(rel, code, "duplicate error code"))
-        errors[code] = ErrorCode(code, raw.get("meaning", ""), tuple(str(c) for c in raw.get("clauses") or ()))
+        errors[code] = ErrorCode(code, raw.get("meaning", ""), _clause_ids(raw.get("clauses"), rel, code, problems))
     return errors
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from baobei_spec.checks import unresolved_refs, uncovered_lines
+from baobei_spec.checks import uncovered_lines, unresolved_refs
 from baobei_spec.model import Spec
 
 

@@ -1,0 +1,252 @@
+"""Actions: every answer a player (or chance) can give to the pending decision.
+
+Actions are small frozen records; ``to_json``/``action_from_json`` carry them over the engine
+protocol unchanged. A target is ``(owner, slot)`` with slots numbered from 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+Target = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class. ``player`` is who acts; chance outcomes and closing a window have none."""
+
+    def to_json(self) -> dict:
+        data = {"type": ACTION_NAMES[type(self)]}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = _jsonify(value)
+        return data
+
+
+def _jsonify(value):
+    if isinstance(value, Action):
+        return {k: v for k, v in value.to_json().items() if k != "type"}
+    if isinstance(value, tuple):
+        return [_jsonify(v) for v in value]
+    return value
+
+
+# --- chance outcomes (supplied by the caller or drawn from a seeded RNG) ---
+@dataclass(frozen=True)
+class ChooseFirstPlayer(Action):
+    """2.4.1 / 5.4.1: the random first player of round one or of a decisive round."""
+
+    first: int
+
+
+@dataclass(frozen=True)
+class Shuffle(Action):
+    """The deck order, top first: the deal (2.3.1) or a recycle (7.1.5)."""
+
+    order: tuple[str, ...]
+
+
+# --- setup ---
+@dataclass(frozen=True)
+class InitialPeek(Action):
+    """2.2.1: look at exactly two own slots once."""
+
+    player: int
+    slots: tuple[int, ...]
+
+
+# --- the turn (part 2) ---
+@dataclass(frozen=True)
+class Draw(Action):
+    """2.6.2 / 2.7.1: draw the top card of the deck and look at it."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class TakeDiscard(Action):
+    """2.8: take the top discard into ``slot``, replacing (and discarding) the card there."""
+
+    player: int
+    slot: int
+
+
+@dataclass(frozen=True)
+class Keep(Action):
+    """2.7.3: keep the drawn card in ``slot``; the old card is discarded face up."""
+
+    player: int
+    slot: int
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    """2.7.4: discard the drawn card face up without replacing."""
+
+    player: int
+
+
+# --- plucking (part 3) ---
+@dataclass(frozen=True)
+class Pluck(Action):
+    """3.1.5 / 3.6.2: a claim with one target (pluck) or two ordered targets (double pluck)."""
+
+    player: int
+    targets: tuple[Target, ...]
+
+
+@dataclass(frozen=True)
+class SimultaneousPlucks(Action):
+    """3.2.5: claims whose order cannot be decided; the one nearest clockwise to the active player wins."""
+
+    claims: tuple[Pluck, ...]
+
+
+@dataclass(frozen=True)
+class CloseWindow(Action):
+    """Nobody (else) claims: the reaction window on the current discard closes."""
+
+
+@dataclass(frozen=True)
+class Gift(Action):
+    """3.4.4 / 3.6.7: give own card in ``slot`` to the rival whose card was removed."""
+
+    player: int
+    slot: int
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """2.5.4: put an added card (penalty, Toco Toucan) into the empty ``slot`` of one's own zone."""
+
+    player: int
+    slot: int
+
+
+# --- powers (annex A) ---
+@dataclass(frozen=True)
+class PeekAt(Action):
+    """6.3.1 White Pelican: look at one face-down card."""
+
+    player: int
+    target: Target
+
+
+@dataclass(frozen=True)
+class ShowCard(Action):
+    """6.4.1 Brown Pelican: show one face-down card to everyone."""
+
+    player: int
+    target: Target
+
+
+@dataclass(frozen=True)
+class BlindSwap(Action):
+    """6.5.1 blind-swap bird: swap two cards of two different players unseen."""
+
+    player: int
+    first: Target
+    second: Target
+
+
+@dataclass(frozen=True)
+class MacawLook(Action):
+    """6.6.1 Macaw: look at two cards of two different players."""
+
+    player: int
+    first: Target
+    second: Target
+
+
+@dataclass(frozen=True)
+class MacawSwap(Action):
+    """6.6.1 Macaw: swap the two cards looked at, or not."""
+
+    player: int
+    swap: bool
+
+
+@dataclass(frozen=True)
+class TocoAdd(Action):
+    """6.7.1 Toco Toucan: add the top deck card to ``rival``'s zone."""
+
+    player: int
+    rival: int
+
+
+@dataclass(frozen=True)
+class ShoebillReplace(Action):
+    """6.9.3: ``own`` = (drawn index, own slot), ``rival`` = (drawn index, rival, slot); None when impossible."""
+
+    player: int
+    own: tuple[int, int] | None
+    rival: tuple[int, int, int] | None
+
+
+# --- end of turn (part 4) ---
+@dataclass(frozen=True)
+class CallBao(Action):
+    """4.1.2: call BAO at the end of one's own turn."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """End the turn without calling BAO."""
+
+    player: int
+
+
+ACTIONS: dict[str, type[Action]] = {
+    "choose_first_player": ChooseFirstPlayer,
+    "shuffle": Shuffle,
+    "initial_peek": InitialPeek,
+    "draw": Draw,
+    "take_discard": TakeDiscard,
+    "keep": Keep,
+    "discard": Discard,
+    "pluck": Pluck,
+    "simultaneous_plucks": SimultaneousPlucks,
+    "close_window": CloseWindow,
+    "gift": Gift,
+    "place": Place,
+    "peek_at": PeekAt,
+    "show_card": ShowCard,
+    "blind_swap": BlindSwap,
+    "macaw_look": MacawLook,
+    "macaw_swap": MacawSwap,
+    "toco_add": TocoAdd,
+    "shoebill_replace": ShoebillReplace,
+    "call_bao": CallBao,
+    "end_turn": EndTurn,
+}
+ACTION_NAMES = {cls: name for name, cls in ACTIONS.items()}
+
+
+def _tupled(value):
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def action_from_json(data: dict) -> Action:
+    """Build an action from its JSON form; raises ``ValueError`` naming what is wrong."""
+    from baobei_ref.errors import RuleError
+
+    if not isinstance(data, dict) or data.get("type") not in ACTIONS:
+        name = data.get("type") if isinstance(data, dict) else data
+        raise RuleError("malformed_action", f"unknown action type {name!r}")
+    cls = ACTIONS[data["type"]]
+    kwargs = {}
+    for f in fields(cls):
+        if f.name not in data:
+            raise RuleError("malformed_action", f"{data['type']}: missing field {f.name!r}")
+        value = data[f.name]
+        if cls is SimultaneousPlucks:
+            value = tuple(action_from_json({"type": "pluck", **c}) for c in value)
+        kwargs[f.name] = _tupled(value)
+    return cls(**kwargs)
+
+
+__all__ = [name for name in dir() if name[0].isupper()] + ["action_from_json", "asdict"]

@@ -1,0 +1,59 @@
+"""Part 4: calling BAO at the end of one's turn, the last turns, and the shield."""
+
+from __future__ import annotations
+
+from baobei_ref.actions import CallBao, EndTurn
+
+
+def bao_allowed(s) -> bool:
+    """4.1.2 / 4.1.3 / 7.2.5 (ruling R-17): the end of a normal turn, no BAO yet, no final phase."""
+    return s.bao is None and not s.final_phase and s.last_turns is None
+
+
+def step_end_turn(g) -> None:
+    """4.1.2: BAO can be called only now, after the action, every pluck and every power."""
+    if bao_allowed(g.state):
+        g.ask("end_turn", g.state.active)
+    else:
+        g.then(["next_turn"])
+
+
+def validate_call(g, a: CallBao) -> None:
+    g.require_player(a)
+
+
+def perform_call(g, a: CallBao) -> None:
+    """4.1.3 - 4.1.5: no other BAO; each rival plays exactly one last turn; the caller plays no more."""
+    s = g.state
+    s.bao, s.shield = a.player, "armed"
+    s.last_turns = s.rivals(a.player)
+    g.emit("bao", "4.1.2", player=a.player)
+    g.then(["next_turn"])
+
+
+def validate_end(g, a: EndTurn) -> None:
+    g.require_player(a)
+
+
+def perform_end(g, a: EndTurn) -> None:
+    g.then(["next_turn"])
+
+
+def step_shield_check(g) -> None:
+    """4.2.2: the shield activates once the first rival modification is complete (ruling R-13)."""
+    s = g.state
+    if s.shield_touched:
+        s.shield_touched = False
+        if s.shield == "armed":
+            s.shield = "active"
+            g.emit("shield_activated", "4.2.2", ruling="R-13", player=s.bao)
+
+
+def legal_end_turn(g):
+    p = g.state.active
+    return [CallBao(p), EndTurn(p)]
+
+
+STEPS = {"end_turn": step_end_turn, "shield_check": step_shield_check}
+ANSWERS = {("end_turn", CallBao): (validate_call, perform_call), ("end_turn", EndTurn): (validate_end, perform_end)}
+LEGAL = {"end_turn": legal_end_turn}

@@ -1,0 +1,151 @@
+"""The canonical state as a deterministic JSON document, its inverse, and player views.
+
+The JSON Schema is ``spec/schemas/state.schema.json``. A canonical state holds everything needed to
+continue the game exactly, including the steps still to run in the middle of an action.
+"""
+
+from __future__ import annotations
+
+from baobei_ref.errors import RuleError
+from baobei_ref.state import Decision, State
+
+_HELD_IN_AGENDA = {"place": 2}  # step name -> index of the card it carries
+
+
+def _card(catalog, card: str) -> dict:
+    return {"card": card, "species": catalog.species_of(card)}
+
+
+def state_to_json(g) -> dict:
+    s: State = g.state
+    return {
+        "seats": s.seats,
+        "players": list(s.players),
+        "round": s.round,
+        "decisive": s.decisive,
+        "turn": s.turn,
+        "active": s.active,
+        "first": s.first,
+        "zones": {str(p): [None if c is None else _card(g.catalog, c) for c in z] for p, z in sorted(s.zones.items())},
+        "deck": list(reversed(s.deck)),
+        "discard": list(s.discard),
+        "top": s.discard[-1] if s.discard else None,
+        "under": list(s.under),
+        "drawn": s.drawn,
+        "seen": {c: sorted(ps) for c, ps in sorted(s.seen.items()) if ps},
+        "scores": {str(p): v for p, v in sorted(s.scores.items())},
+        "round_scores": None if s.round_scores is None else {str(p): v for p, v in sorted(s.round_scores.items())},
+        "bao": s.bao,
+        "shield": s.shield,
+        "shield_touched": s.shield_touched,
+        "recycles": s.recycles,
+        "final_phase": s.final_phase,
+        "last_turns": None if s.last_turns is None else list(s.last_turns),
+        "moved": sorted(s.moved),
+        "pending": s.pending.to_json(),
+        "agenda": [list(step) for step in s.agenda],
+        "winner": s.winner,
+    }
+
+
+def state_from_json(cls, data: dict, params=None, catalog=None):
+    """Build a Game at the exact position ``data`` describes; a malformed position is a RuleError."""
+    try:
+        g = cls(players=data["seats"], params=params, catalog=catalog)
+        s = g.state
+        s.players = list(data["players"])
+        s.round, s.decisive, s.turn = data["round"], data["decisive"], data["turn"]
+        s.active, s.first = data["active"], data["first"]
+        s.zones = {int(p): [None if c is None else c["card"] for c in z] for p, z in data["zones"].items()}
+        s.deck = list(reversed(data["deck"]))
+        s.discard, s.under, s.drawn = list(data["discard"]), list(data["under"]), data["drawn"]
+        s.seen = {c: set(ps) for c, ps in data["seen"].items()}
+        s.scores = {int(p): v for p, v in data["scores"].items()}
+        rs = data.get("round_scores")
+        s.round_scores = None if rs is None else {int(p): v for p, v in rs.items()}
+        s.bao, s.shield, s.shield_touched = data["bao"], data["shield"], data.get("shield_touched", False)
+        s.recycles, s.final_phase = data["recycles"], data["final_phase"]
+        s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])
+        s.moved = set(data["moved"])
+        p = data["pending"]
+        s.pending = Decision(p["kind"], p.get("player"), tuple(p.get("players") or ()), dict(p.get("data") or {}))
+        s.agenda = [list(step) for step in data.get("agenda", [])]
+        s.winner = data.get("winner")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RuleError("malformed_action", f"malformed canonical state: {exc!r}") from exc
+    check_cards(g)
+    return g
+
+
+def held_cards(s: State) -> list[str]:
+    """Cards in nobody's zone nor pile: in a hand, or carried by a decision or a scheduled step."""
+    held = [s.drawn] if s.drawn else []
+    data = s.pending.data
+    if s.pending.kind in ("place",):
+        held.append(data["card"])
+    if s.pending.kind in ("shoebill", "deal"):
+        held.extend(data["cards"])
+    for step in s.agenda:
+        if step[0] in _HELD_IN_AGENDA:
+            held.append(step[_HELD_IN_AGENDA[step[0]]])
+        elif step[0] == "shoebill_draw":
+            held.extend(c for c in step[2] if c)
+    return held
+
+
+def all_cards(s: State) -> list[str]:
+    """Every card of the game wherever it is; the rules never create nor destroy one."""
+    zoned = [c for z in s.zones.values() for c in z if c is not None]
+    return zoned + s.deck + s.discard + s.under + held_cards(s)
+
+
+def check_cards(g) -> None:
+    cards = all_cards(g.state)
+    expected = sorted(g.catalog.cards)
+    if sorted(cards) != expected:
+        from collections import Counter
+
+        have, want = Counter(cards), Counter(expected)
+        extra = sorted((have - want).elements())
+        missing = sorted((want - have).elements())
+        raise RuleError("malformed_action", f"the position must hold every card once: missing {missing[:8]}"
+                        f"{'...' if len(missing) > 8 else ''}, extra or duplicated {extra[:8]}")
+
+
+def view(g, player: int) -> dict:
+    """What ``player`` may know under perfect memory: cards they have seen keep their identity,
+    every other hidden card is anonymous; deck and under-pile are counts."""
+    s: State = g.state
+
+    def known(card: str | None) -> bool:
+        return card is not None and player in s.seen.get(card, ())
+
+    def slot(card):
+        if card is None:
+            return None
+        return _card(g.catalog, card) if known(card) else {"card": None, "species": None}
+
+    pending = s.pending.to_json()
+    pending["data"] = {
+        k: v for k, v in pending["data"].items()
+        if k not in ("card", "cards") or (s.pending.player == player and k == "cards" and s.pending.kind == "shoebill")
+    }
+    return {
+        "player": player,
+        "players": list(s.players),
+        "round": s.round,
+        "turn": s.turn,
+        "active": s.active,
+        "zones": {str(p): [slot(c) for c in z] for p, z in sorted(s.zones.items())},
+        "deck_count": len(s.deck),
+        "discard": list(s.discard),
+        "top": s.discard[-1] if s.discard else None,
+        "under_count": len(s.under),
+        "drawn": s.drawn if (s.drawn and known(s.drawn)) else None,
+        "scores": {str(p): v for p, v in sorted(s.scores.items())},
+        "bao": s.bao,
+        "shield": s.shield,
+        "recycles": s.recycles,
+        "final_phase": s.final_phase,
+        "pending": pending,
+    }

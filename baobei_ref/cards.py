@@ -1,0 +1,40 @@
+"""Cards and matching (§ 3.1): physical cards with stable ids, species, families, values, powers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baobei_spec import Spec, load_spec
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The species and physical cards of one game, built from the spec's catalog (a rule parameter)."""
+
+    species: dict[str, tuple[str, int, str | None]]  # species id -> (family, value, power)
+    cards: tuple[str, ...]  # every physical card id, e.g. "owl-3", in catalog order
+
+    @classmethod
+    def from_spec(cls, spec: Spec | None = None) -> Catalog:
+        spec = spec or load_spec()
+        return cls.from_entries([(s.id, s.family, s.value, s.power, s.count) for s in spec.species_list])
+
+    @classmethod
+    def from_entries(cls, entries) -> Catalog:
+        """Entries are (species, family, value, power, count), as the engine protocol sends them."""
+        species = {sid: (family, value, power) for sid, family, value, power, _ in entries}
+        cards = tuple(f"{sid}-{n}" for sid, _, _, _, count in entries for n in range(1, count + 1))
+        return cls(species, cards)
+
+    def species_of(self, card: str) -> str:
+        return card.rsplit("-", 1)[0]
+
+    def value(self, card: str) -> int:
+        return self.species[self.species_of(card)][1]
+
+    def power(self, card: str) -> str | None:
+        return self.species[self.species_of(card)][2]
+
+    def matches(self, reference: str, target: str) -> bool:
+        """3.1.6: same species, or the same matching family (3.1.7 pelicans, 3.1.8 toucans); never by value (3.1.9)."""
+        return self.species[self.species_of(reference)][0] == self.species[self.species_of(target)][0]

@@ -1,0 +1,66 @@
+"""Part 7: drawing, recycling the discard pile (7.1) and the automatic final phase (7.2)."""
+
+from __future__ import annotations
+
+from baobei_ref.actions import Shuffle
+from baobei_ref.state import State
+
+
+def can_recycle(s: State) -> bool:
+    """7.1.8: a recycle needs at least one card besides the top discard (the pile or under it)."""
+    return len(s.discard) > 1 or bool(s.under)
+
+
+def draw(g, retry: list) -> str | None:
+    """The top deck card for a rule that requires a draw.
+
+    With an empty deck, asks for the recycle shuffle and schedules ``retry`` after it (returns None
+    with ``g.state.pending`` set); with nothing to recycle, the draw is skipped (returns None, 7.1.8).
+    """
+    s = g.state
+    if s.deck:
+        return s.deck.pop()
+    if can_recycle(s):
+        g.then(retry)
+        g.ask("recycle", None, cards=sorted(s.discard[:-1] + s.under))
+        return None
+    g.emit("draw_impossible", "7.1.8", ruling="R-09")
+    return None
+
+
+def validate_recycle(g, a: Shuffle) -> None:
+    from baobei_ref.turn import validate_shuffle
+
+    validate_shuffle(g, a)
+
+
+def perform_recycle(g, a: Shuffle) -> None:
+    """7.1.2 - 7.1.6: the top discard stays; the rest and the cards under the pile become the deck."""
+    s = g.state
+    top = s.discard[-1]
+    for card in a.order:
+        s.seen.pop(card, None)  # 7.1.5: shuffled unseen, their places are unknown to everyone
+    s.deck = list(reversed(a.order))
+    s.discard, s.under = [top], []
+    s.recycles += 1
+    g.emit("recycled", "7.1.1", count=s.recycles, cards=len(a.order))
+    if s.recycles == g.params.final_phase_recycle:
+        start_final_phase(g)
+
+
+def start_final_phase(g) -> None:
+    """7.2.2 - 7.2.5: the active player finishes; every other player plays exactly one last turn.
+
+    Ruling R-06: the active player triggered it, whoever drew. Ruling R-05: it replaces a BAO
+    sequence; no BAO, no shield, ordinary scores.
+    """
+    s = g.state
+    s.final_phase = True
+    s.shield = "none"
+    s.last_turns = s.rivals(s.active)
+    g.emit("final_phase", "7.2.2", ruling="R-05" if s.bao is not None else "R-06", triggered_by=s.active)
+
+
+STEPS: dict = {}
+ANSWERS = {("recycle", Shuffle): (validate_recycle, perform_recycle)}
+LEGAL = {"recycle": lambda g: []}

@@ -1,0 +1,171 @@
+"""``Game``: one BAO BEI game driven one action at a time.
+
+The game always waits for exactly one thing (``pending``): a player's decision, a chance outcome,
+or nothing. ``apply`` validates an action completely before it changes anything, so an illegal
+action raises :class:`RuleError` and leaves the state exactly as it was.
+
+    >>> import random
+    >>> from baobei_ref import Game
+    >>> g = Game(players=3)
+    >>> g.pending.kind                      # round one: the first player is drawn at random
+    'first_player'
+    >>> rng = random.Random(7)
+    >>> while g.pending.kind not in ("turn", "game_over"):
+    ...     _ = g.apply(g.sample_chance(rng) if g.pending.player is None else g.legal_actions()[0])
+    >>> g.pending.kind, g.pending.player == g.state.active
+    ('turn', True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import cache
+
+from baobei_ref import bao, deck, pluck, powers, scoring, turn
+from baobei_ref.actions import Action, CallBao, ChooseFirstPlayer, Shuffle
+from baobei_ref.cards import Catalog
+from baobei_ref.errors import RuleError
+from baobei_ref.state import Decision, Event, State
+from baobei_spec import Params, load_spec
+
+# Steps of the agenda and answers to decisions, gathered from the part modules (one rule, one place).
+STEPS: dict[str, Callable] = {}
+ANSWERS: dict[tuple[str, type], tuple[Callable, Callable]] = {}
+LEGAL: dict[str, Callable] = {}
+for _module in (turn, pluck, bao, scoring, powers, deck):
+    STEPS.update(_module.STEPS)
+    ANSWERS.update(_module.ANSWERS)
+    LEGAL.update(_module.LEGAL)
+
+
+@cache
+def default_params() -> Params:
+    """The spec's rule parameters, loaded once."""
+    return load_spec().params
+
+
+@cache
+def default_catalog() -> Catalog:
+    """The spec's card catalog, loaded once."""
+    return Catalog.from_spec(load_spec())
+
+
+class Game:
+    """A game of BAO BEI for ``players`` seats (2..6), under the spec's rule parameters unless overridden."""
+
+    def __init__(self, players: int = 2, params: Params | None = None, catalog: Catalog | None = None):
+        self.params = params or default_params()
+        self.catalog = catalog or default_catalog()
+        if not self.params.min_players <= players <= self.params.max_players:
+            raise RuleError(
+                "malformed_action",
+                f"BAO BEI is played by {self.params.min_players} to {self.params.max_players} players, not {players}",
+                "2.1.1",
+            )
+        self.state = State(seats=players, players=list(range(players)), scores=dict.fromkeys(range(players), 0))
+        self.events: list[Event] = []
+        self.state.agenda.append(["round_start"])
+        self.state.pending = None
+        self.run()
+
+    # --- what the game waits for -------------------------------------------------------------
+    @property
+    def pending(self) -> Decision:
+        return self.state.pending
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the pending decision (chance outcomes excepted for shuffles:
+        any permutation of ``pending.data['cards']`` is legal, see :meth:`sample_chance`)."""
+        return LEGAL[self.state.pending.kind](self)
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """A chance outcome for the pending chance decision, drawn from ``rng``."""
+        p = self.state.pending
+        if p.kind == "first_player":
+            return ChooseFirstPlayer(rng.choice(p.players))
+        if p.kind in ("deal", "recycle"):
+            order = list(p.data["cards"])
+            rng.shuffle(order)
+            return Shuffle(tuple(order))
+        raise RuleError("wrong_decision", f"the pending decision {p.kind!r} is not a chance outcome")
+
+    # --- acting ---------------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Perform ``action``; return the events it caused. Raises RuleError, changing nothing."""
+        pending = self.state.pending
+        answer = ANSWERS.get((pending.kind, type(action)))
+        if answer is None:
+            if pending.kind == "game_over":
+                raise RuleError("nothing_pending", "the game is over")
+            if isinstance(action, CallBao):
+                raise RuleError("bao_not_allowed", "BAO is called only at the end of one's own turn", "4.1.2")
+            raise RuleError("wrong_decision", f"{type(action).__name__} does not answer a {pending.kind!r} decision")
+        validate, perform = answer
+        validate(self, action)
+        self.events = []
+        perform(self, action)
+        if self.state.pending is pending:  # answered without asking a new decision: carry on
+            self.state.pending = None
+        self.run()
+        return self.events
+
+    # --- used by the rule modules ---------------------------------------------------------------
+    def emit(self, kind: str, clause: str, ruling: str | None = None, **data) -> None:
+        self.events.append(Event(kind, clause, data, ruling))
+
+    def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (), **data) -> None:
+        """Stop the agenda: the game now waits for this decision."""
+        self.state.pending = Decision(kind, player, players, data)
+
+    def then(self, *steps: list) -> None:
+        """Run ``steps`` next, in the given order, before anything already on the agenda."""
+        self.state.agenda.extend(reversed([list(s) for s in steps]))
+
+    def run(self) -> None:
+        """Run agenda steps until one asks for a decision."""
+        s = self.state
+        while s.pending is None:
+            name, *args = s.agenda.pop()
+            STEPS[name](self, *args)
+
+    def require(self, ok: bool, code: str, message: str, clause: str | None = None) -> None:
+        if not ok:
+            raise RuleError(code, message, clause)
+
+    def require_player(self, action: Action) -> None:
+        """The action's player must be the one the pending decision waits for."""
+        p = self.state.pending
+        self.require(
+            action.player == p.player,
+            "not_your_decision",
+            f"the game waits for player {p.player}'s {p.kind!r} decision, not player {action.player}'s",
+        )
+
+    def check_target(self, target, clause: str) -> str:
+        """A target must name a card in a slot: ``(owner, slot)`` of a player of this round."""
+        ok = isinstance(target, tuple) and len(target) == 2 and all(isinstance(t, int) for t in target)
+        self.require(ok, "malformed_action", f"a target is (player, slot), not {target!r}")
+        card = self.state.card_at(target) if target[0] in self.state.zones else None
+        self.require(card is not None, "illegal_target", f"player {target[0]} has no card in slot {target[1]}", clause)
+        return card
+
+    # --- reading ------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """The canonical state (see spec/schemas/state.schema.json)."""
+        from baobei_ref.canonical import state_to_json
+
+        return state_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict, params: Params | None = None, catalog: Catalog | None = None) -> Game:
+        """Set up the exact position a canonical state describes."""
+        from baobei_ref.canonical import state_from_json
+
+        return state_from_json(cls, data, params, catalog)
+
+    def view(self, player: int) -> dict:
+        """The state as ``player`` may know it: unseen hidden cards are anonymous."""
+        from baobei_ref.canonical import view
+
+        return view(self, player)

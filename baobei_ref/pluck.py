@@ -1,0 +1,281 @@
+"""Part 3: plucking. Claims, matching, success (own and offensive), failure, the double pluck."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from baobei_ref import deck, zones
+from baobei_ref.actions import CloseWindow, Gift, Place, Pluck, SimultaneousPlucks
+from baobei_ref.errors import RuleError
+
+
+# --- the two moments (3.2) ------------------------------------------------------------------------
+def step_window(g, reference: str) -> None:
+    """3.2.3: a normal face-up discard lets every player but the active one claim, once (3.2.5)."""
+    s = g.state
+    eligible = tuple(p for p in s.rivals(s.active))
+    if any(s.count(p) for p in eligible):
+        g.ask("window", None, eligible, reference=reference)
+    else:  # B.3: nobody holds a card, so nobody can make a valid claim
+        g.emit("window_closed", "B.3", reference=reference)
+
+
+def check_claim(g, player: int, targets, own_draw: bool) -> None:
+    """Raise RuleError when a claim is not a valid attempt (ruling R-10); change nothing."""
+    s = g.state
+    if own_draw:
+        g.require(player == s.active, "not_your_decision", "only the drawer may pluck with a drawn card", "3.2.2")
+    else:
+        g.require(player in s.pending.players, "not_your_decision",
+                  f"player {player} may not pluck with their own discard", "3.2.3")
+    ok = isinstance(targets, tuple) and len(targets) in (1, 2)
+    g.require(ok, "malformed_action", "a pluck names one target, a double pluck two", "3.6.1")
+    for t in targets:
+        g.check_target(t, "3.2.6")
+    g.require(len(set(targets)) == len(targets), "illegal_target", "a double pluck names two different cards", "3.6.1")
+    for owner, _ in targets:
+        g.require(not zones.protected(s, owner, player), "shielded",
+                  f"player {owner}'s cards are protected by the BAO shield", "4.2.7")
+    rival_targets = sum(1 for owner, _ in targets if owner != player)
+    spare = s.count(player) - (len(targets) - rival_targets)
+    g.require(spare >= rival_targets, "no_cards",
+              "each rival target needs an own card to give that is not itself a target",
+              "3.6.3" if len(targets) == 2 else "3.4.1")
+
+
+def validate_claim(g, a: Pluck) -> None:
+    check_claim(g, a.player, a.targets, own_draw=g.state.pending.kind == "drawn")
+
+
+def perform_claim(g, a: Pluck) -> None:
+    resolve(g, a.player, a.targets, own_draw=g.state.pending.kind == "drawn")
+
+
+def resolve(g, player: int, targets, own_draw: bool) -> None:
+    """3.3 - 3.6: resolve one attempt. The window (if any) is closed by it (3.2.5)."""
+    s = g.state
+    reference = s.drawn if own_draw else s.discard[-1]
+    cards = [s.card_at(t) for t in targets]
+    double = len(targets) == 2
+    success = all(g.catalog.matches(reference, c) for c in cards)
+    g.emit("pluck", "3.6.1" if double else "3.1.5", player=player, targets=[list(t) for t in targets],
+           own_draw=own_draw, success=success)
+    steps: list[list] = []
+    if success:
+        if own_draw:  # 3.3.6 / 3.4.7 / 3.6.5: the drawn reference goes down first
+            s.discard.append(s.drawn)
+            s.show_all(s.drawn)
+            s.drawn = None
+        removed = []
+        for owner, slot in targets:  # 3.6.6: in the announced order; the last is on top
+            card = zones.remove(s, owner, slot, by=player)
+            s.discard.append(card)
+            s.show_all(card)
+            removed.append(card)
+            clause = "3.6.6" if double else ("3.3.3" if owner == player else "3.4.3")
+            g.emit("removed", clause, player=owner, slot=slot, card=card, by=player)
+        steps += [["gift", player, owner, slot] for owner, slot in targets if owner != player]
+        steps.append(["shield_check"])  # 3.6.10 / 4.2.6: after the whole action, before powers
+        if double:  # 3.6.8 / 6.10.6: only the second removed card's power
+            steps.append(["power", player, removed[1], "6.10.6"])
+        else:
+            if own_draw:  # 6.1.3 / 6.10.3: the drawn reference's power first
+                steps.append(["power", player, reference, "6.10.3"])
+            steps.append(["power", player, removed[0], "6.10.4" if own_draw else "6.10.5"])
+    else:
+        for t, card in zip(targets, cards, strict=True):  # 3.5.2 / 3.5.3 / 3.6.9: shown to all, put back
+            s.show_all(card)
+            g.emit("shown", "3.6.9" if double else "3.5.2", player=t[0], slot=t[1], card=card)
+        if own_draw:  # 3.5.4: the drawn reference is discarded: no power, no window
+            s.discard.append(s.drawn)
+            s.show_all(s.drawn)
+            g.emit("discarded", "3.5.4", player=player, card=s.drawn)
+            s.drawn = None
+        steps.append(["penalty", player])  # 3.5.5, one penalty card even for a double (3.6.9)
+    if own_draw:
+        steps.append(["end_turn"])
+    g.then(*steps)
+
+
+# --- simultaneous claims and closing the window (3.2.5, ruling R-16) ------------------------------
+def _valid_claims(g, claims) -> list[Pluck]:
+    valid = []
+    for claim in claims:
+        try:
+            check_claim(g, claim.player, claim.targets, own_draw=False)
+        except RuleError:
+            continue
+        valid.append(claim)
+    return valid
+
+
+def validate_simultaneous(g, a: SimultaneousPlucks) -> None:
+    g.require(isinstance(a.claims, tuple) and len(a.claims) > 0, "malformed_action", "no claims", "3.2.5")
+    if not _valid_claims(g, a.claims):
+        check_claim(g, a.claims[0].player, a.claims[0].targets, own_draw=False)  # raises its error
+
+
+def perform_simultaneous(g, a: SimultaneousPlucks) -> None:
+    s = g.state
+    order = s.rivals(s.active)
+    winner = min(_valid_claims(g, a.claims), key=lambda c: order.index(c.player))
+    g.emit("priority", "3.2.5", ruling="R-16", player=winner.player,
+           void=[c.player for c in a.claims if c is not winner])
+    resolve(g, winner.player, winner.targets, own_draw=False)
+
+
+def validate_close(g, a: CloseWindow) -> None:
+    return None
+
+
+def perform_close(g, a: CloseWindow) -> None:
+    g.emit("window_closed", "3.2.3", reference=g.state.pending.data["reference"])
+
+
+# --- gifts (3.4.4, 3.4.5, 3.6.7) ------------------------------------------------------------------
+def step_gift(g, player: int, rival: int, slot: int) -> None:
+    s = g.state
+    own = s.own_slots(player)
+    if len(own) == 1:
+        give(g, player, own[0], rival, slot)
+    else:
+        g.ask("gift", player, rival=rival, slot=slot)
+
+
+def validate_gift(g, a: Gift) -> None:
+    g.require_player(a)
+    g.check_target((a.player, a.slot), "3.4.4")
+
+
+def perform_gift(g, a: Gift) -> None:
+    d = g.state.pending.data
+    give(g, a.player, a.slot, d["rival"], d["slot"])
+
+
+def give(g, player: int, own_slot: int, rival: int, rival_slot: int) -> None:
+    """3.4.5: the own card, unseen, takes exactly the removed card's slot."""
+    s = g.state
+    card = zones.remove(s, player, own_slot, by=player)
+    zones.add(s, rival, rival_slot, card, by=player)
+    g.emit("gift", "3.4.5", player=player, from_slot=own_slot, rival=rival, slot=rival_slot)
+
+
+# --- the penalty (3.5.5, 3.5.6) and placing added cards (2.5.4) -----------------------------------
+def step_penalty(g, player: int) -> None:
+    card = deck.draw(g, ["penalty", player])
+    if card is None:
+        return  # waiting for the recycle, or no card at all (7.1.8)
+    g.emit("penalty", "3.5.5", player=player)
+    g.then(["place", player, card, player, "3.5.6"])
+
+
+def step_place(g, owner: int, card: str, by: int, clause: str) -> None:
+    """2.5.4: the owner picks among several empty slots; otherwise the one slot is used."""
+    options = zones.placement_slots(g.state, owner)
+    if len(options) == 1:
+        place(g, owner, options[0], card, by, clause)
+    else:
+        g.ask("place", owner, card=card, by=by, clause=clause)
+
+
+def validate_place(g, a: Place) -> None:
+    g.require_player(a)
+    options = zones.placement_slots(g.state, a.player)
+    g.require(a.slot in options, "illegal_target", f"the added card goes to one of the slots {options}", "2.5.4")
+
+
+def perform_place(g, a: Place) -> None:
+    d = g.state.pending.data
+    place(g, a.player, a.slot, d["card"], d["by"], d["clause"])
+
+
+def place(g, owner: int, slot: int, card: str, by: int, clause: str) -> None:
+    zones.add(g.state, owner, slot, card, by=by)
+    g.emit("placed", clause, player=owner, slot=slot)
+
+
+# --- legal actions ----------------------------------------------------------------------------
+class Claims(Sequence):
+    """Every valid claim of one player, computed on demand (ruling R-10).
+
+    Singles on any target; double plucks on any ordered pair of different targets when the player
+    holds at least two cards (with one card, an own target leaves nothing to give for a rival
+    target, and two own targets need two cards: 3.6.3). Indexable, so choosing one uniformly
+    does not build thousands of objects.
+    """
+
+    def __init__(self, player: int, targets: list[tuple[int, int]], doubles: bool):
+        self.player, self.targets = player, targets
+        n = len(targets)
+        self.size = n + (n * (n - 1) if doubles else 0)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i: int) -> Pluck:
+        if not -self.size <= i < self.size:
+            raise IndexError(i)
+        i %= self.size
+        n = len(self.targets)
+        if i < n:
+            return Pluck(self.player, (self.targets[i],))
+        first, second = divmod(i - n, n - 1)
+        second += second >= first
+        return Pluck(self.player, (self.targets[first], self.targets[second]))
+
+
+class Chain(Sequence):
+    """Several sequences read as one."""
+
+    def __init__(self, *parts: Sequence):
+        self.parts = [p for p in parts if len(p)]
+        self.size = sum(len(p) for p in self.parts)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i: int):
+        if not -self.size <= i < self.size:
+            raise IndexError(i)
+        i %= self.size
+        for part in self.parts:
+            if i < len(part):
+                return part[i]
+            i -= len(part)
+        raise IndexError(i)
+
+
+def legal_claims(g, player: int) -> Claims:
+    """Every valid claim of ``player`` at this moment (B.3: none with zero cards)."""
+    s = g.state
+    own = s.count(player)
+    if own == 0:
+        return Claims(player, [], False)
+    targets = [(o, slot) for o in s.players for slot in s.own_slots(o) if not zones.protected(s, o, player)]
+    return Claims(player, targets, doubles=own >= 2)
+
+
+def legal_window(g) -> Chain:
+    return Chain([CloseWindow()], *(legal_claims(g, p) for p in g.state.pending.players))
+
+
+def legal_gift(g):
+    p = g.state.pending.player
+    return [Gift(p, slot) for slot in g.state.own_slots(p)]
+
+
+def legal_place(g):
+    p = g.state.pending.player
+    return [Place(p, slot) for slot in zones.placement_slots(g.state, p)]
+
+
+STEPS = {"window": step_window, "gift": step_gift, "penalty": step_penalty, "place": step_place}
+ANSWERS = {
+    ("drawn", Pluck): (validate_claim, perform_claim),
+    ("window", Pluck): (validate_claim, perform_claim),
+    ("window", SimultaneousPlucks): (validate_simultaneous, perform_simultaneous),
+    ("window", CloseWindow): (validate_close, perform_close),
+    ("gift", Gift): (validate_gift, perform_gift),
+    ("place", Place): (validate_place, perform_place),
+}
+LEGAL = {"window": legal_window, "gift": legal_gift, "place": legal_place}

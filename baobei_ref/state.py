@@ -1,0 +1,127 @@
+"""The table: zones of slots, deck, discard pile, what each player has seen, the pending decision.
+
+``State`` is plain mutable data; the rules live in the part modules and mutate it only after an
+action has been fully validated, so a rejected action leaves it exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the game waits for: ``kind`` (see ``DECISIONS``), who decides, and what it is about.
+
+    ``player`` is None for chance outcomes and for a reaction window, where ``players`` lists who
+    may claim. ``data`` holds JSON-ready details (the reference card, the rival of a gift...).
+    """
+
+    kind: str
+    player: int | None = None
+    players: tuple[int, ...] = ()
+    data: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "player": self.player, "players": list(self.players), "data": self.data}
+
+
+# Every decision kind, with the actions that answer it.
+DECISIONS = {
+    "first_player": "choose_first_player (chance)",
+    "deal": "shuffle (chance): the deck order for the deal",
+    "recycle": "shuffle (chance): the order of the recycled cards",
+    "initial_peek": "initial_peek",
+    "turn": "draw | take_discard",
+    "drawn": "pluck (own draw) | keep | discard",
+    "window": "pluck | simultaneous_plucks | close_window",
+    "gift": "gift",
+    "place": "place",
+    "white_pelican": "peek_at",
+    "brown_pelican": "show_card",
+    "blind_swap": "blind_swap",
+    "macaw": "macaw_look",
+    "macaw_swap": "macaw_swap",
+    "toco_toucan": "toco_add",
+    "shoebill": "shoebill_replace",
+    "end_turn": "call_bao | end_turn",
+    "round_over": "none: the round is scored; the next round starts with its chance outcomes",
+    "game_over": "none",
+}
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened, with the clause (and ruling, if any) that governs it."""
+
+    kind: str
+    clause: str
+    data: dict
+    ruling: str | None = None
+
+    def to_json(self) -> dict:
+        out = {"kind": self.kind, "clause": self.clause, **self.data}
+        if self.ruling:
+            out["ruling"] = self.ruling
+        return out
+
+
+@dataclass
+class State:
+    """The whole table. Slots are stored 0-based; every public interface numbers them from 1."""
+
+    seats: int
+    players: list[int]  # who plays this round, in clockwise order (a decisive round: the tied only)
+    round: int = 1
+    decisive: bool = False
+    turn: int = 0
+    active: int | None = None
+    first: int | None = None  # first player of this round
+    zones: dict[int, list[str | None]] = field(default_factory=dict)
+    deck: list[str] = field(default_factory=list)  # top is the last element
+    discard: list[str] = field(default_factory=list)  # top is the last element
+    under: list[str] = field(default_factory=list)  # slid face down under the discard (6.9.5)
+    drawn: str | None = None  # the card the active player drew and holds (2.7.1)
+    seen: dict[str, set[int]] = field(default_factory=dict)  # card -> players who know it
+    scores: dict[int, int] = field(default_factory=dict)  # cumulative (5.3.1)
+    round_scores: dict[int, int] | None = None  # of the last scored round
+    bao: int | None = None  # the BAO caller of this round
+    shield: str = "none"  # none | armed (BAO called, no rival modification yet) | active
+    shield_touched: bool = False  # a rival modified the caller's zone in the action under way
+    recycles: int = 0
+    final_phase: bool = False
+    last_turns: list[int] | None = None  # players still owed a last turn (BAO or final phase)
+    moved: set[str] = field(default_factory=set)  # cards moved by powers this turn (6.11.1)
+    pending: Decision = field(default_factory=lambda: Decision("first_player"))
+    agenda: list[list] = field(default_factory=list)  # steps still to run, next one last
+    winner: int | None = None
+
+    def slots(self, player: int) -> list[str | None]:
+        return self.zones[player]
+
+    def card_at(self, target) -> str | None:
+        owner, slot = target
+        zone = self.zones.get(owner)
+        if zone is None or not 1 <= slot <= len(zone):
+            return None
+        return zone[slot - 1]
+
+    def count(self, player: int) -> int:
+        return sum(1 for c in self.zones[player] if c is not None)
+
+    def own_slots(self, player: int) -> list[int]:
+        return [i for i, c in enumerate(self.zones[player], start=1) if c is not None]
+
+    def empty_slots(self, player: int) -> list[int]:
+        return [i for i, c in enumerate(self.zones[player], start=1) if c is None]
+
+    def rivals(self, player: int) -> list[int]:
+        """The other players of the round, clockwise from ``player``."""
+        i = self.players.index(player)
+        return self.players[i + 1 :] + self.players[:i]
+
+    def see(self, card: str, *players: int) -> None:
+        self.seen.setdefault(card, set()).update(players)
+
+    def show_all(self, card: str) -> None:
+        self.see(card, *self.players)

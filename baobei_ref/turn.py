@@ -1,0 +1,245 @@
+"""Part 2: setting up a round and the turn (draw or take the discard; keep or discard)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from baobei_ref import deck, pluck, zones
+from baobei_ref.actions import ChooseFirstPlayer, Discard, Draw, InitialPeek, Keep, Shuffle, TakeDiscard
+
+
+# --- round setup (2.1 - 2.4; ruling R-15 fixes the dealing order) ---------------------------------
+def step_round_start(g) -> None:
+    """A new round: empty table, every card back in the box, then the chance outcomes."""
+    s = g.state
+    s.zones = {p: [] for p in s.players}
+    s.deck, s.discard, s.under, s.drawn = [], [], [], None
+    s.seen, s.moved = {}, set()
+    s.bao, s.shield, s.shield_touched = None, "none", False
+    s.recycles, s.final_phase, s.last_turns = 0, False, None
+    s.turn, s.active = 0, None
+    if s.first is None:
+        g.ask("first_player", None, tuple(s.players))  # 2.4.1 round one, 5.4.1 decisive rounds
+    else:
+        g.ask("deal", None, cards=list(g.catalog.cards))
+
+
+def validate_first_player(g, a: ChooseFirstPlayer) -> None:
+    g.require(a.first in g.state.pending.players, "bad_chance_outcome", f"player {a.first} cannot start", "2.4.1")
+
+
+def perform_first_player(g, a: ChooseFirstPlayer) -> None:
+    g.state.first = a.first
+    g.emit("first_player", "2.4.1", player=a.first)
+    g.ask("deal", None, cards=list(g.catalog.cards))
+
+
+def validate_shuffle(g, a: Shuffle) -> None:
+    cards = g.state.pending.data["cards"]
+    ok = isinstance(a.order, tuple) and len(a.order) == len(cards) and sorted(a.order) == sorted(cards)
+    g.require(ok, "bad_chance_outcome", "the order must be a permutation of the cards to shuffle", "7.1.5")
+
+
+def perform_deal_shuffle(g, a: Shuffle) -> None:
+    g.state.deck = list(reversed(a.order))
+    g.then(["deal"])
+
+
+def step_deal(g) -> None:
+    """2.1.2 / 2.1.3 (5.4.1 in a decisive round): one card at a time, clockwise, into slots 1, 2, ..."""
+    s = g.state
+    sizes = g.params.decisive_hand_size if s.decisive else g.params.hand_size
+    n = sizes[len(s.players)]
+    for _ in range(n):
+        for p in s.players:
+            s.zones[p].append(s.deck.pop())
+    g.emit("dealt", "2.1.1", cards_each=n)
+    g.then(["initial_peek", 0])
+
+
+def step_initial_peek(g, index: int) -> None:
+    s = g.state
+    if index < len(s.players):
+        g.ask("initial_peek", s.players[index], count=g.params.initial_peek)
+    else:
+        g.then(["flip"])
+
+
+def validate_initial_peek(g, a: InitialPeek) -> None:
+    g.require_player(a)
+    n = g.params.initial_peek
+    slots = a.slots
+    ok = isinstance(slots, tuple) and len(slots) == n and len(set(slots)) == n
+    g.require(ok, "illegal_target", f"peek at exactly {n} different own slots", "2.2.1")
+    for slot in slots:
+        g.check_target((a.player, slot), "2.2.1")
+
+
+def perform_initial_peek(g, a: InitialPeek) -> None:
+    s = g.state
+    for slot in a.slots:
+        s.see(s.zones[a.player][slot - 1], a.player)
+    g.emit("initial_peek", "2.2.1", player=a.player, slots=list(a.slots))
+    g.then(["initial_peek", s.players.index(a.player) + 1])
+
+
+def step_flip(g) -> None:
+    """2.3.1: the first face-up discard is neutral: no pluck, no power."""
+    s = g.state
+    card = s.deck.pop()
+    s.discard.append(card)
+    s.show_all(card)
+    g.emit("neutral_discard", "2.3.1", card=card)
+    s.active, s.turn = s.first, 1
+    g.then(["turn_start"])
+
+
+# --- the turn (2.6 - 2.8) ------------------------------------------------------------------------
+def can_draw(g) -> bool:
+    return bool(g.state.deck) or deck.can_recycle(g.state)
+
+
+def step_turn_start(g) -> None:
+    s = g.state
+    s.moved.clear()  # 6.11.1: the per-turn limit ends when the next turn starts
+    if not can_draw(g) and s.count(s.active) == 0:
+        g.emit("turn_without_action", "7.1.8", ruling="R-09", player=s.active)
+        g.then(["end_turn"])
+    else:
+        g.ask("turn", s.active)
+
+
+def validate_draw(g, a: Draw) -> None:
+    g.require_player(a)
+    g.require(can_draw(g), "deck_empty", "the deck is empty and cannot be rebuilt", "7.1.8")
+
+
+def perform_draw(g, a: Draw) -> None:
+    g.then(["draw_turn"])
+
+
+def step_draw_turn(g) -> None:
+    """2.7.1: draw the top card and look at it in secret."""
+    s = g.state
+    card = deck.draw(g, ["draw_turn"])
+    if card is None:
+        return  # waiting for the recycle shuffle
+    s.drawn = card
+    s.see(card, s.active)
+    g.emit("drew", "2.7.1", player=s.active)
+    g.ask("drawn", s.active)
+
+
+def validate_take(g, a: TakeDiscard) -> None:
+    g.require_player(a)
+    g.require(g.state.count(a.player) > 0, "no_cards", "taking the discard needs an own card to replace", "2.8.6")
+    g.check_target((a.player, a.slot), "2.8.2")
+
+
+def perform_take(g, a: TakeDiscard) -> None:
+    """2.8.1 - 2.8.4: the top discard replaces the chosen card, which goes face up on the pile."""
+    s = g.state
+    card = s.discard.pop()
+    old = zones.replace(s, a.player, a.slot, card, by=a.player)
+    g.emit("took_discard", "2.8.3", player=a.player, slot=a.slot, card=card)
+    normal_discard(g, old, "2.8.4")
+    g.then(["window", old], ["end_turn"])  # 2.8.5 others may pluck; 2.8.6 no power
+
+
+def validate_keep(g, a: Keep) -> None:
+    g.require_player(a)
+    g.require(g.state.count(a.player) > 0, "no_cards", "with zero cards the drawn card must be discarded", "B.6")
+    g.check_target((a.player, a.slot), "2.7.3")
+
+
+def perform_keep(g, a: Keep) -> None:
+    """2.7.3: the drawn card takes the chosen slot; the old card is shown and discarded."""
+    s = g.state
+    card, s.drawn = s.drawn, None
+    old = zones.replace(s, a.player, a.slot, card, by=a.player)
+    g.emit("kept", "2.7.3", player=a.player, slot=a.slot)
+    normal_discard(g, old, "2.7.3")
+    g.then(["window", old], ["end_turn"])  # 6.1.5: keeping never activates a power
+
+
+def validate_discard(g, a: Discard) -> None:
+    g.require_player(a)
+
+
+def perform_discard(g, a: Discard) -> None:
+    """2.7.4: the drawn card goes face up on the pile; after the window its power is the drawer's (6.1.2)."""
+    s = g.state
+    card, s.drawn = s.drawn, None
+    normal_discard(g, card, "2.7.4")
+    g.then(["window", card], ["discard_power", card], ["end_turn"])
+
+
+def normal_discard(g, card: str, clause: str) -> None:
+    """A normal face-up discard by the active player (ruling R-14): everyone sees it."""
+    s = g.state
+    s.discard.append(card)
+    s.show_all(card)
+    g.emit("discarded", clause, player=s.active, card=card)
+
+
+def step_next_turn(g) -> None:
+    """Turns go clockwise (2.4.1); after BAO or in the final phase only the owed last turns remain."""
+    s = g.state
+    if s.last_turns is not None:
+        if not s.last_turns:
+            g.then(["score_round"])
+            return
+        s.active = s.last_turns.pop(0)
+    else:
+        s.active = s.rivals(s.active)[0]
+    s.turn += 1
+    g.then(["turn_start"])
+
+
+# --- legal actions ----------------------------------------------------------------------------
+def legal_initial_peek(g):
+    p = g.state.pending.player
+    return [InitialPeek(p, c) for c in combinations(g.state.own_slots(p), g.params.initial_peek)]
+
+
+def legal_turn(g):
+    p = g.state.active
+    out = [Draw(p)] if can_draw(g) else []
+    return out + [TakeDiscard(p, slot) for slot in g.state.own_slots(p)]
+
+
+def legal_drawn(g):
+    p = g.state.active
+    return pluck.Chain([Keep(p, slot) for slot in g.state.own_slots(p)] + [Discard(p)], pluck.legal_claims(g, p))
+
+
+def legal_chance(g):
+    p = g.state.pending
+    return [ChooseFirstPlayer(x) for x in p.players] if p.kind == "first_player" else []
+
+
+STEPS = {
+    "round_start": step_round_start,
+    "deal": step_deal,
+    "initial_peek": step_initial_peek,
+    "flip": step_flip,
+    "turn_start": step_turn_start,
+    "draw_turn": step_draw_turn,
+    "next_turn": step_next_turn,
+}
+ANSWERS = {
+    ("first_player", ChooseFirstPlayer): (validate_first_player, perform_first_player),
+    ("deal", Shuffle): (validate_shuffle, perform_deal_shuffle),
+    ("initial_peek", InitialPeek): (validate_initial_peek, perform_initial_peek),
+    ("turn", Draw): (validate_draw, perform_draw),
+    ("turn", TakeDiscard): (validate_take, perform_take),
+    ("drawn", Keep): (validate_keep, perform_keep),
+    ("drawn", Discard): (validate_discard, perform_discard),
+}
+LEGAL = {
+    "first_player": legal_chance,
+    "deal": legal_chance,
+    "initial_peek": legal_initial_peek,
+    "turn": legal_turn,
+    "drawn": legal_drawn,
+}
