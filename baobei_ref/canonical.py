@@ -31,6 +31,7 @@ def state_to_json(g) -> dict:
         "discard": list(s.discard),
         "top": s.discard[-1] if s.discard else None,
         "under": list(s.under),
+        "box": list(s.box),
         "drawn": s.drawn,
         "seen": {c: sorted(ps) for c, ps in sorted(s.seen.items()) if ps},
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
@@ -59,6 +60,7 @@ def state_from_json(cls, data: dict, params=None, catalog=None):
         s.zones = {int(p): [None if c is None else c["card"] for c in z] for p, z in data["zones"].items()}
         s.deck = list(reversed(data["deck"]))
         s.discard, s.under, s.drawn = list(data["discard"]), list(data["under"]), data["drawn"]
+        s.box = list(data.get("box", []))
         s.seen = {c: set(ps) for c, ps in data["seen"].items()}
         s.scores = {int(p): v for p, v in data["scores"].items()}
         rs = data.get("round_scores")
@@ -83,7 +85,7 @@ def held_cards(s: State) -> list[str]:
     data = s.pending.data
     if s.pending.kind in ("place",):
         held.append(data["card"])
-    if s.pending.kind in ("shoebill", "deal"):
+    if s.pending.kind == "shoebill":
         held.extend(data["cards"])
     for step in s.agenda:
         if step[0] in _HELD_IN_AGENDA:
@@ -96,7 +98,7 @@ def held_cards(s: State) -> list[str]:
 def all_cards(s: State) -> list[str]:
     """Every card of the game wherever it is; the rules never create nor destroy one."""
     zoned = [c for z in s.zones.values() for c in z if c is not None]
-    return zoned + s.deck + s.discard + s.under + held_cards(s)
+    return zoned + s.deck + s.discard + s.under + s.box + held_cards(s)
 
 
 def check_cards(g) -> None:

@@ -110,7 +110,10 @@ def _valid_claims(g, claims) -> list[Pluck]:
 
 
 def validate_simultaneous(g, a: SimultaneousPlucks) -> None:
-    g.require(isinstance(a.claims, tuple) and len(a.claims) > 0, "malformed_action", "no claims", "3.2.5")
+    ok = isinstance(a.claims, tuple) and len(a.claims) > 0 and all(isinstance(c, Pluck) for c in a.claims)
+    g.require(ok, "malformed_action", "simultaneous claims are a list of pluck claims", "3.2.5")
+    players = [c.player for c in a.claims]
+    g.require(len(set(players)) == len(players), "malformed_action", "one claim per player", "3.2.5")
     if not _valid_claims(g, a.claims):
         check_claim(g, a.claims[0].player, a.claims[0].targets, own_draw=False)  # raises its error
 

@@ -81,6 +81,7 @@ class State:
     deck: list[str] = field(default_factory=list)  # top is the last element
     discard: list[str] = field(default_factory=list)  # top is the last element
     under: list[str] = field(default_factory=list)  # slid face down under the discard (6.9.5)
+    box: list[str] = field(default_factory=list)  # between rounds: every card, before the deal
     drawn: str | None = None  # the card the active player drew and holds (2.7.1)
     seen: dict[str, set[int]] = field(default_factory=dict)  # card -> players who know it
     scores: dict[int, int] = field(default_factory=dict)  # cumulative (5.3.1)

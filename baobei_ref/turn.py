@@ -14,6 +14,7 @@ def step_round_start(g) -> None:
     s = g.state
     s.zones = {p: [] for p in s.players}
     s.deck, s.discard, s.under, s.drawn = [], [], [], None
+    s.box = list(g.catalog.cards)
     s.seen, s.moved = {}, set()
     s.bao, s.shield, s.shield_touched = None, "none", False
     s.recycles, s.final_phase, s.last_turns = 0, False, None
@@ -21,7 +22,7 @@ def step_round_start(g) -> None:
     if s.first is None:
         g.ask("first_player", None, tuple(s.players))  # 2.4.1 round one, 5.4.1 decisive rounds
     else:
-        g.ask("deal", None, cards=list(g.catalog.cards))
+        g.ask("deal", None, cards=list(s.box))
 
 
 def validate_first_player(g, a: ChooseFirstPlayer) -> None:
@@ -31,7 +32,7 @@ def validate_first_player(g, a: ChooseFirstPlayer) -> None:
 def perform_first_player(g, a: ChooseFirstPlayer) -> None:
     g.state.first = a.first
     g.emit("first_player", "2.4.1", player=a.first)
-    g.ask("deal", None, cards=list(g.catalog.cards))
+    g.ask("deal", None, cards=list(g.state.box))
 
 
 def validate_shuffle(g, a: Shuffle) -> None:
@@ -42,6 +43,7 @@ def validate_shuffle(g, a: Shuffle) -> None:
 
 def perform_deal_shuffle(g, a: Shuffle) -> None:
     g.state.deck = list(reversed(a.order))
+    g.state.box = []
     g.then(["deal"])
 
 
