@@ -1,7 +1,8 @@
 """Actions: every answer a player (or chance) can give to the pending decision.
 
-Actions are small frozen records; ``to_json``/``action_from_json`` carry them over the engine
-protocol unchanged. A target is ``(owner, slot)`` with slots numbered from 1.
+2.5.6: the set of actions is closed; no action lets a player look at, move or rearrange face-down
+cards on their own initiative. Actions are small frozen records; ``to_json``/``action_from_json``
+carry them over the engine protocol unchanged. A target is ``(owner, slot)`` with slots numbered from 1.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Part 4: calling BAO at the end of one's turn, the last turns, and the shield."""
+"""Part 4: calling BAO at the end of one's turn (4.1.1), the last turns, and the shield."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from baobei_ref.actions import CallBao, EndTurn
 
 
 def bao_allowed(s) -> bool:
-    """4.1.2 / 4.1.3 / 7.2.5 (ruling R-17): the end of a normal turn, no BAO yet, no final phase."""
+    """4.1.2 / 4.1.3 / 7.2.5 (ruling R-17): the end of a normal turn, no BAO yet, no final phase.
+    B.7: holding no card does not matter."""
     return s.bao is None and not s.final_phase and s.last_turns is None
 
 
@@ -23,7 +24,7 @@ def validate_call(g, a: CallBao) -> None:
 
 
 def perform_call(g, a: CallBao) -> None:
-    """4.1.3 - 4.1.5: no other BAO; each rival plays exactly one last turn; the caller plays no more."""
+    """4.1.3 - 4.1.5: no other BAO; each rival plays exactly one last turn (4.1.4); the caller plays no more."""
     s = g.state
     s.bao, s.shield = a.player, "armed"
     s.last_turns = s.rivals(a.player)

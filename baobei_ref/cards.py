@@ -9,7 +9,7 @@ from baobei_spec import Spec, load_spec
 
 @dataclass(frozen=True)
 class Catalog:
-    """The species and physical cards of one game, built from the spec's catalog (a rule parameter)."""
+    """The species and physical cards of one game, built from the spec's catalog (6.2.1, a rule parameter)."""
 
     species: dict[str, tuple[str, int, str | None]]  # species id -> (family, value, power)
     cards: tuple[str, ...]  # every physical card id, e.g. "owl-3", in catalog order
@@ -36,5 +36,6 @@ class Catalog:
         return self.species[self.species_of(card)][2]
 
     def matches(self, reference: str, target: str) -> bool:
-        """3.1.6: same species, or the same matching family (3.1.7 pelicans, 3.1.8 toucans); never by value (3.1.9)."""
+        """3.1.1 / 3.1.6: same species, or the same matching family (3.1.7 and 6.3.2 pelicans, 3.1.8 toucans);
+        never by value (3.1.9, 6.9.7: the Shoebill is its own family)."""
         return self.species[self.species_of(reference)][0] == self.species[self.species_of(target)][0]

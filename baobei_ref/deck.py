@@ -35,7 +35,8 @@ def validate_recycle(g, a: Shuffle) -> None:
 
 
 def perform_recycle(g, a: Shuffle) -> None:
-    """7.1.2 - 7.1.6: the top discard stays; the rest and the cards under the pile become the deck."""
+    """7.1.2 - 7.1.6: the top discard stays; the rest (7.1.3) and the cards under the pile (7.1.4)
+    become the deck. 7.2.1: recycles are counted per round; the first changes nothing else."""
     s = g.state
     top = s.discard[-1]
     for card in a.order:
@@ -49,7 +50,7 @@ def perform_recycle(g, a: Shuffle) -> None:
 
 
 def start_final_phase(g) -> None:
-    """7.2.2 - 7.2.5: the active player finishes; every other player plays exactly one last turn.
+    """7.2.2 - 7.2.5: the active player finishes (7.2.3); every other player plays one last turn (7.2.4).
 
     Ruling R-06: the active player triggered it, whoever drew. Ruling R-05: it replaces a BAO
     sequence; no BAO, no shield, ordinary scores.

@@ -1,4 +1,9 @@
-"""Part 3: plucking. Claims, matching, success (own and offensive), failure, the double pluck."""
+"""Part 3: plucking. Claims, matching, success (own and offensive), failure, the double pluck.
+
+3.2.1: two moments: the own-draw pluck (decision "drawn", 3.2.2, reference 3.1.3) and the reaction window (3.2.3);
+3.2.8: a double pluck at either. 3.1.2 - 3.1.4: the reference is the drawn card or the discard top.
+3.2.7 (ruling R-14): only normal discards open a window, so removed cards never chain (3.1.10).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ from baobei_ref.errors import RuleError
 
 # --- the two moments (3.2) ------------------------------------------------------------------------
 def step_window(g, reference: str) -> None:
-    """3.2.3: a normal face-up discard lets every player but the active one claim, once (3.2.5)."""
+    """3.2.3: a normal face-up discard lets every player but the active one claim, once (3.2.5);
+    4.1.6: the BAO caller too, during the rivals' last turns."""
     s = g.state
     eligible = tuple(p for p in s.rivals(s.active))
     if any(s.count(p) for p in eligible):
@@ -21,7 +27,10 @@ def step_window(g, reference: str) -> None:
 
 
 def check_claim(g, player: int, targets, own_draw: bool) -> None:
-    """Raise RuleError when a claim is not a valid attempt (ruling R-10); change nothing."""
+    """Raise RuleError when a claim is not a valid attempt (3.2.4, 3.2.6, ruling R-10); change nothing.
+
+    B.2 / B.5: a zero-card zone offers no target; B.3: a zero-card claimant has nothing to remove or give.
+    """
     s = g.state
     if own_draw:
         g.require(player == s.active, "not_your_decision", "only the drawer may pluck with a drawn card", "3.2.2")
@@ -52,7 +61,14 @@ def perform_claim(g, a: Pluck) -> None:
 
 
 def resolve(g, player: int, targets, own_draw: bool) -> None:
-    """3.3 - 3.6: resolve one attempt. The window (if any) is closed by it (3.2.5)."""
+    """3.3 - 3.6: resolve one attempt; it uses up the reference and closes the window (3.1.10, 3.2.5).
+
+    Success (3.3.1, 3.4.2, 3.6.4): reveal and remove (3.3.2 - 3.3.4), gifts (3.4.6), then the shield
+    check (4.2.9), then powers (6.10.1, 6.1.6; 3.3.7 and 6.1.4: the removed card's power is the
+    plucker's). Failure (3.5.1): show, put back, discard an own-draw reference, one penalty card
+    (3.5.8: no power, no reference; 3.5.7: in another's turn only the penalty; 3.5.9: a recycle
+    keeps the reference on top, because it is discarded before the penalty draw).
+    """
     s = g.state
     reference = s.drawn if own_draw else s.discard[-1]
     cards = [s.card_at(t) for t in targets]
@@ -76,10 +92,10 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
             g.emit("removed", clause, player=owner, slot=slot, card=card, by=player)
         steps += [["gift", player, owner, slot] for owner, slot in targets if owner != player]
         steps.append(["shield_check"])  # 3.6.10 / 4.2.6: after the whole action, before powers
-        if double:  # 3.6.8 / 6.10.6: only the second removed card's power
+        if double:  # 3.6.8 / 6.1.7 / 6.10.6: only the second removed card's power
             steps.append(["power", player, removed[1], "6.10.6"])
         else:
-            if own_draw:  # 6.1.3 / 6.10.3: the drawn reference's power first
+            if own_draw:  # 6.10.2: one at a time; 6.1.3 / 6.10.3: the drawn reference's power first
                 steps.append(["power", player, reference, "6.10.3"])
             steps.append(["power", player, removed[0], "6.10.4" if own_draw else "6.10.5"])
     else:
@@ -156,7 +172,7 @@ def perform_gift(g, a: Gift) -> None:
 
 
 def give(g, player: int, own_slot: int, rival: int, rival_slot: int) -> None:
-    """3.4.5: the own card, unseen, takes exactly the removed card's slot."""
+    """3.4.5: the own card, unseen, takes exactly the removed card's slot (3.4.6: the last one may go)."""
     s = g.state
     card = zones.remove(s, player, own_slot, by=player)
     zones.add(s, rival, rival_slot, card, by=player)

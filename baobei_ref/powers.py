@@ -1,4 +1,9 @@
-"""Annex A (part 6): when powers activate (6.1), each power (6.3 - 6.9), order and limits (6.10, 6.11)."""
+"""Annex A (part 6): when powers activate (6.1), each power (6.3 - 6.9), order and limits (6.10, 6.11).
+
+6.1.1 / 6.2.2: a power activates only through a "power" step, and those are scheduled in exactly
+three places: 6.1.2 (``step_discard_power``), 6.1.3 and 6.1.4 (``pluck.resolve``). Seeing, taking,
+keeping, swapping, giving, adding, penalty cards and showing never schedule one (6.1.5).
+"""
 
 from __future__ import annotations
 
@@ -21,7 +26,10 @@ def step_discard_power(g, card: str) -> None:
 
 
 def step_power(g, player: int, card: str, clause: str) -> None:
-    """Activate ``card``'s power for ``player``; 6.8.1: a card without power does nothing."""
+    """Activate ``card``'s power for ``player``; 6.8.1: a card without power does nothing.
+
+    6.10.7: each power is completed before the next step; 6.9.1: the Shoebill runs 6.9.2 - 6.9.5.
+    """
     power = g.catalog.power(card)
     if power is None:
         return

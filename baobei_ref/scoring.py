@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def round_total(g, player: int) -> int:
-    """5.1.1: the sum of the values left in the zone; the Golden Toucan counts -5; no cards is 0."""
+    """5.1.1: the sum of the values left in the zone; the Golden Toucan counts -5; no cards is 0 (B.1)."""
     return sum(g.catalog.value(c) for c in g.state.zones[player] if c is not None)
 
 
@@ -16,6 +16,7 @@ def bao_score(g, total: int, rival_totals: list[int]) -> tuple[int, str]:
 
 
 def step_score_round(g) -> None:
+    """5.2.1: everyone scores their real total, except a BAO caller outside the final phase."""
     s = g.state
     totals = {p: round_total(g, p) for p in s.players}
     scores = dict(totals)

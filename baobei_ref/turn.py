@@ -134,7 +134,7 @@ def step_draw_turn(g) -> None:
 
 def validate_take(g, a: TakeDiscard) -> None:
     g.require_player(a)
-    g.require(g.state.count(a.player) > 0, "no_cards", "taking the discard needs an own card to replace", "2.8.6")
+    g.require(g.state.count(a.player) > 0, "no_cards", "taking the discard needs an own card to replace", "B.4")
     g.check_target((a.player, a.slot), "2.8.2")
 
 
@@ -169,7 +169,7 @@ def validate_discard(g, a: Discard) -> None:
 
 
 def perform_discard(g, a: Discard) -> None:
-    """2.7.4: the drawn card goes face up on the pile; after the window its power is the drawer's (6.1.2)."""
+    """2.7.4: the drawn card goes face up on the pile; its power waits until after the window (2.7.5, 6.1.2)."""
     s = g.state
     card, s.drawn = s.drawn, None
     normal_discard(g, card, "2.7.4")
@@ -185,7 +185,8 @@ def normal_discard(g, card: str, clause: str) -> None:
 
 
 def step_next_turn(g) -> None:
-    """Turns go clockwise (2.4.1); after BAO or in the final phase only the owed last turns remain."""
+    """Turns go clockwise (2.4.1); after BAO (4.1.4) or in the final phase (7.2.4) only the owed last
+    turns remain, and the round ends after the last of them (4.1.7, 7.2.6)."""
     s = g.state
     if s.last_turns is not None:
         if not s.last_turns:
@@ -205,12 +206,14 @@ def legal_initial_peek(g):
 
 
 def legal_turn(g):
+    """2.6.1 / 2.6.4: exactly one of draw (2.6.2) or take the discard (2.6.3), never both."""
     p = g.state.active
     out = [Draw(p)] if can_draw(g) else []
     return out + [TakeDiscard(p, slot) for slot in g.state.own_slots(p)]
 
 
 def legal_drawn(g):
+    """2.7.2: after drawing, an own-draw pluck (2.7.1), keep or discard; 2.6.6 / B.6: with zero cards, discard."""
     p = g.state.active
     return pluck.Chain([Keep(p, slot) for slot in g.state.own_slots(p)] + [Discard(p)], pluck.legal_claims(g, p))
 

@@ -1,5 +1,7 @@
 """Fixed positions (§ 2.5): the only ways a card enters, leaves or moves within a zone.
 
+2.5.1: slots never move or renumber; nothing but these functions changes a zone.
+
 Every mutation names who causes it, so the BAO shield (§ 4.2) can tell a rival modification of
 the caller's zone from the caller's own.
 """
@@ -16,7 +18,7 @@ def _touch(s: State, owner: int, by: int) -> None:
 
 
 def protected(s: State, owner: int, by: int) -> bool:
-    """4.2.7: an active shield stops rivals from modifying the caller's cards (never the caller)."""
+    """4.2.7: an active shield stops rivals from modifying the caller's cards; 4.2.8: never the caller."""
     return s.shield == "active" and owner == s.bao and by != s.bao
 
 

@@ -1,0 +1,56 @@
+"""Benchmarks: ``python bench/run.py --json`` prints one JSON object of figures.
+
+ref_actions_per_s / ref_rounds_per_s: seeded random complete rounds on one core, in process,
+every action uniform over ``legal_actions()`` (chance outcomes from the same RNG).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from baobei_ref import Game
+from baobei_ref.playout import choose
+
+
+def bench_reference(seconds: float) -> dict:
+    """Play seeded random rounds for about ``seconds``; count actions and completed rounds."""
+    actions = rounds = seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        rng = random.Random(seed)
+        g = Game(players=2 + seed % 5)
+        seed += 1
+        while g.pending.kind != "game_over":
+            events = g.apply(choose(g, rng))
+            actions += 1
+            rounds += sum(1 for e in events if e.kind == "round_scored")
+    elapsed = time.perf_counter() - start
+    return {
+        "ref_actions_per_s": round(actions / elapsed),
+        "ref_rounds_per_s": round(rounds / elapsed, 1),
+        "ref_games": seed,
+        "ref_seconds": round(elapsed, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
+    args = parser.parse_args(argv)
+    Game(players=2)  # load the spec once, outside the timings
+    figures = bench_reference(args.seconds)
+    if args.json:
+        print(json.dumps(figures, sort_keys=True))
+    else:
+        for key, value in sorted(figures.items()):
+            print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
