@@ -16,7 +16,7 @@ from baobei_ref.errors import RuleError
 
 # --- the two moments (3.2) ------------------------------------------------------------------------
 def step_window(g, reference: str) -> None:
-    """3.2.3: a normal face-up discard lets every player but the active one claim, once (3.2.5);
+    """3.2.3: a normal face-up discard lets every player but the active one claim, once (3.2.5, R-20);
     4.1.6: the BAO caller too, during the rivals' last turns."""
     s = g.state
     eligible = tuple(p for p in s.rivals(s.active))

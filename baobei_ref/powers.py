@@ -221,7 +221,7 @@ def shoebill_options(g, player: int) -> tuple[list[int], list[tuple[int, int]]]:
 
 
 def validate_shoebill(g, a: ShoebillReplace) -> None:
-    """6.9.3 / 6.9.6: every possible replacement is made (ruling R-11), each with its own drawn card."""
+    """6.9.3 / 6.9.6: every possible replacement is made (ruling R-11; one drawn card: one of them, R-21)."""
     g.require_player(a)
     cards = g.state.pending.data["cards"]
     own, rival = shoebill_options(g, a.player)
