@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import permutations
 
 from baobei_ref import deck, pluck, zones
 from baobei_ref.actions import ChooseFirstPlayer, Discard, Draw, InitialPeek, Keep, Shuffle, TakeDiscard
@@ -202,7 +202,7 @@ def step_next_turn(g) -> None:
 # --- legal actions ----------------------------------------------------------------------------
 def legal_initial_peek(g):
     p = g.state.pending.player
-    return [InitialPeek(p, c) for c in combinations(g.state.own_slots(p), g.params.initial_peek)]
+    return [InitialPeek(p, c) for c in permutations(g.state.own_slots(p), g.params.initial_peek)]
 
 
 def legal_turn(g):
