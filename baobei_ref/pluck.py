@@ -151,7 +151,7 @@ def perform_close(g, a: CloseWindow) -> None:
     g.emit("window_closed", "3.2.3", reference=g.state.pending.data["reference"])
 
 
-# --- gifts (3.4.4, 3.4.5, 3.6.7) ------------------------------------------------------------------
+# --- gifts (3.4.4, 3.4.5, 3.6.7; ruling R-25) --------------------------------------------------------
 def step_gift(g, player: int, rival: int, slot: int) -> None:
     s = g.state
     own = s.own_slots(player)
