@@ -12,7 +12,7 @@ def can_recycle(s: State) -> bool:
 
 
 def draw(g, retry: list) -> str | None:
-    """The top deck card for a rule that requires a draw.
+    """The top deck card for a rule that requires a draw (7.1.1, ruling R-26).
 
     With an empty deck, asks for the recycle shuffle and schedules ``retry`` after it (returns None
     with ``g.state.pending`` set); with nothing to recycle, the draw is skipped (returns None, 7.1.8).

@@ -71,6 +71,22 @@ def _read_yaml(root: Path, rel: str, problems: list[Problem]):
         return None
 
 
+def _entries(data, rel: str, problems: list[Problem]) -> list[dict]:
+    """The mappings of a YAML list; anything else is a problem, not a crash."""
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        problems.append(Problem(rel, "-", "must be a list of entries"))
+        return []
+    out = []
+    for i, item in enumerate(data, start=1):
+        if isinstance(item, dict):
+            out.append(item)
+        else:
+            problems.append(Problem(rel, f"entry {i}", f"must be a mapping, not {item!r}"))
+    return out
+
+
 def _fact(raw, rel: str, entry: str, problems: list[Problem]) -> Fact:
     if not isinstance(raw, dict) or "value" not in raw:
         problems.append(Problem(rel, entry, "a fact needs `value` and `source` or `provisional`"))
@@ -84,11 +100,15 @@ def _fact(raw, rel: str, entry: str, problems: list[Problem]) -> Fact:
 
 def _load_sections(root: Path, problems: list[Problem]) -> dict[str, Section]:
     sections: dict[str, Section] = {}
-    for raw in _read_yaml(root, "outline.yaml", problems) or []:
+    for raw in _entries(_read_yaml(root, "outline.yaml", problems), "outline.yaml", problems):
         sid = str(raw.get("id"))
         if sid in sections:
             problems.append(Problem("outline.yaml", sid, "duplicate section id"))
-        first, last = raw["lines"]
+        lines = raw.get("lines")
+        if not (isinstance(lines, list) and len(lines) == 2 and all(isinstance(n, int) for n in lines)):
+            problems.append(Problem("outline.yaml", sid, "`lines` must be [first, last] line numbers"))
+            continue
+        first, last = lines
         sections[sid] = Section(sid, raw["title"], first, last)
     return sections
 
@@ -110,7 +130,7 @@ def _load_clauses(root: Path, sections, problems: list[Problem]) -> dict[str, Cl
         problems.append(Problem("clauses/", "-", "no clause files"))
     for path in files:
         rel = f"clauses/{path.name}"
-        for raw in _read_yaml(root, rel, problems) or []:
+        for raw in _entries(_read_yaml(root, rel, problems), rel, problems):
             cid = str(raw.get("id", "?"))
             if cid in clauses:
                 problems.append(Problem(rel, cid, f"duplicate clause id (also in {clauses[cid].file})"))
@@ -123,7 +143,11 @@ def _load_clauses(root: Path, sections, problems: list[Problem]) -> dict[str, Cl
                 problems.append(Problem(rel, cid, f"kind {raw['kind']!r} is not one of {', '.join(KINDS)}"))
             if raw["en"].strip() == "TODO":
                 problems.append(Problem(rel, cid, "the English rule is still TODO"))
-            line_es, line_nl = raw["lines"]["es"], raw["lines"]["nl"]
+            lines = raw["lines"]
+            if not (isinstance(lines, dict) and all(isinstance(lines.get(k), int) for k in ("es", "nl"))):
+                problems.append(Problem(rel, cid, "`lines` must give the es and nl line numbers"))
+                continue
+            line_es, line_nl = lines["es"], lines["nl"]
             clauses[cid] = Clause(
                 id=cid,
                 kind=raw["kind"],
@@ -216,7 +240,7 @@ def _clause_ids(raw_ids, rel: str, entry: str, problems: list[Problem]) -> tuple
 def _load_rulings(root: Path, problems: list[Problem]) -> dict[str, Ruling]:
     rel = "rulings.yaml"
     rulings: dict[str, Ruling] = {}
-    for raw in _read_yaml(root, rel, problems) or []:
+    for raw in _entries(_read_yaml(root, rel, problems), rel, problems):
         rid = str(raw.get("id"))
         if rid in rulings:
             problems.append(Problem(rel, rid, "duplicate ruling id"))
@@ -236,7 +260,7 @@ def _load_rulings(root: Path, problems: list[Problem]) -> dict[str, Ruling]:
 def _load_errors(root: Path, problems: list[Problem]) -> dict[str, ErrorCode]:
     rel = "errors.yaml"
     errors: dict[str, ErrorCode] = {}
-    for raw in _read_yaml(root, rel, problems) or []:
+    for raw in _entries(_read_yaml(root, rel, problems), rel, problems):
         code = str(raw.get("code"))
         if code in errors:
             problems.append(Problem(rel, code, "duplicate error code"))

@@ -298,6 +298,27 @@ def ruling_bad_status(root):
 
 
 @mutation
+def clause_lines_missing_nl(root):
+    before = edit_entry(root, "clauses/part3.yaml", "3.1.1", lambda c: c.update(lines={"es": c["lines"]["es"]}))
+    return [
+        ("clauses/part3.yaml", "3.1.1", r"^`lines` must give the es and nl line numbers$"),
+        *uncovered(before["lines"]["es"]),
+    ]
+
+
+@mutation
+def clause_entry_not_a_mapping(root):
+    edit_yaml(root, "clauses/summary.yaml", lambda clauses: clauses.append("oops"))
+    return [("clauses/summary.yaml", "entry 7", r"^must be a mapping, not 'oops'$")]
+
+
+@mutation
+def unquoted_clause_id_in_ruling(root):
+    edit_entry(root, "rulings.yaml", "R-02", lambda r: r.update(clauses=["5.3.2", 1.5]))
+    return [("rulings.yaml", "R-02", r"^clause id 1\.5 must be a quoted string$")]
+
+
+@mutation
 def ruling_missing_reason(root):
     edit_entry(root, "rulings.yaml", "R-19", lambda r: r.update(reason=""))
     return [("rulings.yaml", "R-19", r"^missing or empty: reason$")]
