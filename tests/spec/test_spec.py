@@ -287,8 +287,8 @@ def catalog_provisional_unknown_ruling(root):
 
 @mutation
 def missing_nl(root):
-    before = edit_entry(root, "clauses/part7.yaml", "7.1.1", lambda c: c.pop("nl"))
-    return [("clauses/part7.yaml", "7.1.1", r"^missing or empty: nl$"), *uncovered(before["lines"]["es"])]
+    before = edit_entry(root, "clauses/part7.yaml", "7.1.3", lambda c: c.pop("nl"))
+    return [("clauses/part7.yaml", "7.1.3", r"^missing or empty: nl$"), *uncovered(before["lines"]["es"])]
 
 
 @mutation
