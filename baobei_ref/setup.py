@@ -65,6 +65,7 @@ def position(
     top_deck = [take(sp) for sp in deck]
     pile = [take(sp) for sp in discard]
     s.under = [take(sp) for sp in under]
+    s.box = []
     s.drawn = take(drawn) if drawn else None
     leftover = sorted((c for cards in pool.values() for c in cards), key=lambda c: (g.catalog.power(c) is not None,))
     if rest == "deck":

@@ -1,0 +1,60 @@
+"""The typed AST of a scenario script. Every node knows its line in the script."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from baobei_ref.actions import Action
+
+
+@dataclass(frozen=True)
+class Setup:
+    """An exact table: zones by species, deck, discard, and the rest of ``baobei_ref.setup.position``."""
+
+    line: int
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Round one from scratch: the first player and the deal are chance outcomes to supply."""
+
+    line: int
+    players: int
+
+
+@dataclass(frozen=True)
+class ShuffleSpecies:
+    """A chance outcome named by species, top first; the runner maps species to the cards to shuffle."""
+
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Act:
+    line: int
+    action: Action | ShuffleSpecies
+
+
+@dataclass(frozen=True)
+class Reject:
+    line: int
+    code: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class Check:
+    """What must hold: ``what`` names the check (see steps.schema.json), ``args`` its operands."""
+
+    what: str
+    args: dict
+
+
+@dataclass(frozen=True)
+class Expect:
+    line: int
+    check: Check
+
+
+Statement = Setup | NewGame | Act | Reject | Expect

@@ -1,0 +1,53 @@
+"""AST -> JSON steps: the one vocabulary the runner executes and the engine protocol carries.
+
+Steps (``spec/schemas/steps.schema.json``), each with the script ``line`` it comes from:
+``setup`` (a canonical state, optional ``params`` overrides), ``new_game``, ``apply`` (an action),
+``shuffle`` (a chance outcome by species, top first), ``reject`` (an action and the error code it
+must get, the state unchanged) and ``expect`` (a check).
+"""
+
+from __future__ import annotations
+
+from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement
+from baobei_conform.dsl.errors import ScenarioError
+from baobei_ref.errors import RuleError
+from baobei_ref.setup import position
+
+
+def _setup_step(stmt: Setup) -> dict:
+    options = dict(stmt.options)
+    threshold = options.pop("threshold", None)
+    zones = options.get("zones") or {}
+    if "scores" in options:
+        options["scores"] = dict(enumerate(options["scores"]))
+    try:
+        game = position(**options)
+    except RuleError as exc:
+        raise ScenarioError(f"impossible setup: {exc.message}", line=stmt.line) from None
+    except TypeError as exc:
+        raise ScenarioError(f"impossible setup: {exc}", line=stmt.line) from None
+    step = {"op": "setup", "line": stmt.line, "state": game.to_json()}
+    if threshold is not None:
+        step["params"] = {"threshold": {str(len(zones)): threshold}}
+    return step
+
+
+def compile_script(statements: list[Statement]) -> list[dict]:
+    """The JSON steps of a parsed script."""
+    steps: list[dict] = []
+    for stmt in statements:
+        if isinstance(stmt, Setup):
+            steps.append(_setup_step(stmt))
+        elif isinstance(stmt, NewGame):
+            steps.append({"op": "new_game", "line": stmt.line, "players": stmt.players})
+        elif isinstance(stmt, Act) and isinstance(stmt.action, ShuffleSpecies):
+            steps.append({"op": "shuffle", "line": stmt.line, "order": list(stmt.action.order)})
+        elif isinstance(stmt, Act):
+            steps.append({"op": "apply", "line": stmt.line, "action": stmt.action.to_json()})
+        elif isinstance(stmt, Reject):
+            steps.append({"op": "reject", "line": stmt.line, "code": stmt.code, "action": stmt.action.to_json()})
+        elif isinstance(stmt, Expect):
+            steps.append({"op": "expect", "line": stmt.line, "check": {"what": stmt.check.what, **stmt.check.args}})
+    if steps and steps[0]["op"] not in ("setup", "new_game"):
+        raise ScenarioError("a script starts with 'setup' or 'new game N players'", line=steps[0]["line"])
+    return steps

@@ -1,0 +1,318 @@
+"""Parse a script with the LALR grammar into the typed AST; errors name line, column and a caret."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
+
+from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement
+from baobei_conform.dsl.errors import ScenarioError
+from baobei_ref import actions as A
+
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+
+@cache
+def parser() -> Lark:
+    """The LALR parser, built once."""
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True)
+
+
+def _player(token) -> int:
+    return int(str(token)[1:])
+
+
+def _target(token) -> tuple[int, int]:
+    owner, slot = str(token)[1:].split(".")
+    return int(owner), int(slot)
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """Tree -> typed AST. Setup items become options of ``baobei_ref.setup.position``."""
+
+    def start(self, meta, stmts) -> list[Statement]:
+        return list(stmts)
+
+    # --- table ---
+    def new_game(self, meta, c):
+        return NewGame(meta.line, int(c[0]))
+
+    def setup(self, meta, items):
+        options: dict = {}
+        for key, value in items:
+            if key == "zones":
+                options.setdefault("zones", {}).update(value)
+            elif key == "known":
+                options.setdefault("known", {}).setdefault(value[0], []).extend(value[1])
+            else:
+                options[key] = value
+        return Setup(meta.line, options)
+
+    def zone(self, meta, c):
+        return "zones", {_player(c[0]): [s for s in c[1:]]}
+
+    def slot(self, meta, c):
+        return None if c[0] == "_" else str(c[0])
+
+    def deck(self, meta, c):
+        return "deck", [str(s) for s in c]
+
+    def discard(self, meta, c):
+        return "discard", [str(s) for s in c]
+
+    def under(self, meta, c):
+        return "under", [str(s) for s in c]
+
+    def rest(self, meta, c):
+        return "rest", str(c[0])
+
+    def active(self, meta, c):
+        return "active", _player(c[0])
+
+    def holds(self, meta, c):
+        return "drawn", str(c[0])
+
+    def knows(self, meta, c):
+        return "known", (_player(c[0]), [_target(t) for t in c[1:]])
+
+    def scores(self, meta, c):
+        return "scores", [int(x) for x in c]
+
+    def bao(self, meta, c):
+        return "bao", _player(c[0])
+
+    def shield(self, meta, c):
+        return "shield", str(c[0])
+
+    def recycles(self, meta, c):
+        return "recycles", int(c[0])
+
+    def final_phase(self, meta, c):
+        return "final_phase", True
+
+    def last_turns(self, meta, c):
+        return "last_turns", [_player(p) for p in c]
+
+    def round(self, meta, c):
+        return "round", int(c[0])
+
+    def threshold(self, meta, c):
+        return "threshold", int(c[0])
+
+    # --- decisions ---
+    def act(self, meta, c):
+        return Act(meta.line, c[0])
+
+    def reject(self, meta, c):
+        return Reject(meta.line, str(c[0]), c[1])
+
+    def draw(self, meta, c):
+        return A.Draw(_player(c[0]))
+
+    def take(self, meta, c):
+        return A.TakeDiscard(_player(c[0]), int(c[1]))
+
+    def keep(self, meta, c):
+        return A.Keep(_player(c[0]), int(c[1]))
+
+    def discard_drawn(self, meta, c):
+        return A.Discard(_player(c[0]))
+
+    def claim(self, meta, c):
+        return A.Pluck(_player(c[0]), tuple(_target(t) for t in c[1:]))
+
+    def pluck(self, meta, c):
+        return c[0]
+
+    def simultaneous(self, meta, c):
+        return A.SimultaneousPlucks(tuple(c))
+
+    def close(self, meta, c):
+        return A.CloseWindow()
+
+    def gift(self, meta, c):
+        return A.Gift(_player(c[0]), int(c[1]))
+
+    def place(self, meta, c):
+        return A.Place(_player(c[0]), int(c[1]))
+
+    def peek(self, meta, c):
+        return A.PeekAt(_player(c[0]), _target(c[1]))
+
+    def show(self, meta, c):
+        return A.ShowCard(_player(c[0]), _target(c[1]))
+
+    def blind_swap(self, meta, c):
+        return A.BlindSwap(_player(c[0]), _target(c[1]), _target(c[2]))
+
+    def macaw_look(self, meta, c):
+        return A.MacawLook(_player(c[0]), _target(c[1]), _target(c[2]))
+
+    def macaw_swap(self, meta, c):
+        return A.MacawSwap(_player(c[0]), True)
+
+    def macaw_leave(self, meta, c):
+        return A.MacawSwap(_player(c[0]), False)
+
+    def toco(self, meta, c):
+        return A.TocoAdd(_player(c[0]), _player(c[1]))
+
+    def replacement(self, meta, c):
+        return _target(c[0]), int(c[1]) - 1  # "with drawn 1" is the first drawn card
+
+    def shoebill(self, meta, c):
+        player = _player(c[0])
+        own = rival = None
+        for (owner, slot), index in c[1:]:
+            if owner == player:
+                own = (index, slot)
+            else:
+                rival = (index, owner, slot)
+        return A.ShoebillReplace(player, own, rival)
+
+    def shoebill_nothing(self, meta, c):
+        return A.ShoebillReplace(_player(c[0]), None, None)
+
+    def call_bao(self, meta, c):
+        return A.CallBao(_player(c[0]))
+
+    def end_turn(self, meta, c):
+        return A.EndTurn(_player(c[0]))
+
+    def initial_peek(self, meta, c):
+        return A.InitialPeek(_player(c[0]), (int(c[1]), int(c[2])))
+
+    def first_player(self, meta, c):
+        return A.ChooseFirstPlayer(_player(c[0]))
+
+    def shuffle(self, meta, c):
+        return ShuffleSpecies(tuple(str(s) for s in c))
+
+    # --- expectations ---
+    def expect(self, meta, c):
+        return Expect(meta.line, c[0])
+
+    def slot_empty(self, meta, c):
+        return Check("slot", {"target": list(_target(c[0])), "species": None})
+
+    def slot_is(self, meta, c):
+        return Check("slot", {"target": list(_target(c[0])), "species": str(c[1])})
+
+    def card_count(self, meta, c):
+        return Check("card_count", {"player": _player(c[0]), "count": int(c[1])})
+
+    def slot_count(self, meta, c):
+        return Check("slot_count", {"player": _player(c[0]), "count": int(c[1])})
+
+    def deck_count(self, meta, c):
+        return Check("deck_count", {"count": int(c[0])})
+
+    def deck_top(self, meta, c):
+        return Check("deck_top", {"species": str(c[0])})
+
+    def top(self, meta, c):
+        return Check("top", {"species": str(c[0])})
+
+    def discard_is(self, meta, c):
+        return Check("discard", {"species": [str(s) for s in c]})
+
+    def discard_count(self, meta, c):
+        return Check("discard_count", {"count": int(c[0])})
+
+    def under_count(self, meta, c):
+        return Check("under_count", {"count": int(c[0])})
+
+    def pending(self, meta, c):
+        return Check("pending", {"kind": str(c[0]), "players": [_player(p) for p in c[1:]]})
+
+    def event(self, meta, c):
+        args: dict = {"kind": str(c[0]), "present": True}
+        for tok in c[1:]:
+            if tok.type == "PLAYER":
+                args["player"] = _player(tok)
+            else:
+                args["clause"] = str(tok)
+        return Check("event", args)
+
+    def no_event(self, meta, c):
+        args: dict = {"kind": str(c[0]), "present": False}
+        if len(c) > 1:
+            args["player"] = _player(c[1])
+        return Check("event", args)
+
+    def round_score(self, meta, c):
+        return Check("round_score", {"player": _player(c[0]), "score": int(c[1])})
+
+    def score(self, meta, c):
+        return Check("score", {"player": _player(c[0]), "score": int(c[1])})
+
+    def first_is(self, meta, c):
+        return Check("first", {"player": _player(c[0])})
+
+    def winner(self, meta, c):
+        return Check("winner", {"player": _player(c[0])})
+
+    def sees(self, meta, c):
+        return Check("view", {"viewer": _player(c[0]), "target": list(_target(c[1])), "species": str(c[2])})
+
+    def sees_hidden(self, meta, c):
+        return Check("view", {"viewer": _player(c[0]), "target": list(_target(c[1])), "species": None})
+
+    def shield_is(self, meta, c):
+        return Check("shield", {"state": str(c[0])})
+
+    def bao_is(self, meta, c):
+        return Check("bao", {"player": _player(c[0])})
+
+    def recycles_is(self, meta, c):
+        return Check("recycles", {"count": int(c[0])})
+
+    def final_phase_is(self, meta, c):
+        return Check("final_phase", {"value": True})
+
+    def holds_is(self, meta, c):
+        return Check("drawn", {"species": str(c[0])})
+
+
+_DESCRIBED = {"_NL": "end of line", "TARGET": "a slot like p1.3", "PLAYER": "a player like p1",
+              "SPECIES": "a species", "INT": "a number", "SIGNED_INT": "a number", "CLAUSE": "a clause id",
+              "EVENT": "an event kind", "DECISION": "a decision kind", "ERROR_CODE": "an error code"}
+
+
+def _describe(name: str) -> str:
+    if name in _DESCRIBED:
+        return _DESCRIBED[name]
+    try:
+        pattern = parser().get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
+    return repr(pattern.value) if pattern.type == "str" else name.lower()
+
+
+def _expected(exc: UnexpectedInput) -> str:
+    names = getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
+    shown = sorted({_describe(n) for n in names})
+    return ", ".join(shown[:14]) + (" ..." if len(shown) > 14 else "")
+
+
+def parse_script(text: str) -> list[Statement]:
+    """The AST of ``text``; a syntax error is a ScenarioError with line, column, caret and what was expected."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as exc:
+        lines = text.split("\n")
+        line = exc.line if exc.line and exc.line > 0 else len(lines)
+        source = lines[line - 1] if 0 < line <= len(lines) else ""
+        if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+            message = f"the script ends too early; expected {_expected(exc)}"
+        elif isinstance(exc, UnexpectedCharacters):
+            message = f"unexpected {source[exc.column - 1:exc.column]!r}; expected {_expected(exc)}"
+        else:
+            message = f"unexpected {str(getattr(exc, 'token', '')).strip()!r}; expected {_expected(exc)}"
+        raise ScenarioError(message, line=line, column=exc.column if exc.column > 0 else 1, text=source) from None
+    return ToAst().transform(tree)

@@ -1,0 +1,1 @@
+"""Running compiled scenario steps against an engine and judging the outcome."""

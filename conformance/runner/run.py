@@ -1,0 +1,106 @@
+"""Run a scenario's steps on an engine; every failure names the step, expected vs actual, the clauses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from baobei_conform.runner.checks import evaluate
+from baobei_conform.runner.engine import Engine
+from baobei_conform.scenario import Scenario
+
+
+@dataclass
+class Outcome:
+    """The result of one scenario on one engine."""
+
+    scenario: str
+    status: str  # pass | fail | error
+    line: int | None = None  # file line of the failing step
+    message: str = ""
+    expected: str = ""
+    actual: str = ""
+    events: list[dict] = field(default_factory=list)
+
+
+class StepFailed(Exception):
+    def __init__(self, message: str, expected: str = "", actual: str = ""):
+        self.message, self.expected, self.actual = message, expected, actual
+        super().__init__(message)
+
+
+def resolve_shuffle(order: list[str], state: dict) -> list[str]:
+    """Species (top first) -> card ids among the cards to shuffle; the rest follow in their listed order."""
+    pending = state["pending"]
+    if pending["kind"] not in ("deal", "recycle"):
+        raise StepFailed(f"a shuffle answers a deal or a recycle, but the engine waits for {pending['kind']!r}")
+    left = list(pending["data"]["cards"])
+    chosen = []
+    for sp in order:
+        match = next((c for c in left if c.rsplit("-", 1)[0] == sp), None)
+        if match is None:
+            raise StepFailed(f"no {sp!r} card is left among the cards to shuffle")
+        left.remove(match)
+        chosen.append(match)
+    return chosen + left
+
+
+def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
+    """Execute steps; raise StepFailed (with ``.line``) at the first one that does not hold.
+
+    ``trace(step, events)`` is called after each step (for ``explain``). Returns the last events.
+    """
+    events: list[dict] = []
+    for step in steps:
+        try:
+            events = _run_step(step, engine, events)
+        except StepFailed as exc:
+            exc.line = step["line"]
+            exc.events = events
+            raise
+        if trace:
+            trace(step, events)
+    return events
+
+
+def _run_step(step: dict, engine: Engine, events: list[dict]) -> list[dict]:
+    op = step["op"]
+    if op == "setup":
+        engine.setup(step["state"], step.get("params"))
+        return []
+    if op == "new_game":
+        engine.new_game(step["players"])
+        return []
+    if op in ("apply", "shuffle"):
+        action = step.get("action") or {"type": "shuffle", "order": resolve_shuffle(step["order"], engine.state())}
+        new_events, code = engine.apply(action)
+        if code is not None:
+            raise StepFailed(f"the action was refused with {code!r}", "accepted", f"refused: {code}")
+        return new_events
+    if op == "reject":
+        before = engine.state()
+        new_events, code = engine.apply(step["action"])
+        if code is None:
+            raise StepFailed("the action must be refused", f"refused: {step['code']}", "accepted")
+        if code != step["code"]:
+            raise StepFailed("refused with the wrong error code", f"refused: {step['code']}", f"refused: {code}")
+        if engine.state() != before:
+            raise StepFailed("the refused action changed the state", "state unchanged", "state changed")
+        return events
+    if op == "expect":
+        ok, expected, actual = evaluate(step["check"], engine.state(), events, engine.view)
+        if not ok:
+            raise StepFailed(f"expect {step['check']['what']}", expected, actual)
+        return events
+    raise StepFailed(f"unknown step {op!r}")
+
+
+def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
+    """Run one scenario; never raises for a failing engine (crashes are ``error`` outcomes)."""
+    try:
+        run_steps(scenario.steps, engine)
+    except StepFailed as exc:
+        return Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
+                       exc.events)
+    except Exception as exc:  # an engine that crashes must not stop the run
+        return Outcome(scenario.id, "error", None, f"{type(exc).__name__}: {exc}")
+    return Outcome(scenario.id, "pass")
