@@ -97,8 +97,10 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
         fail(f"the id {data['id']!r} must equal the file name {path.stem!r}", "id")
     spec = spec or _spec()
     for i, cid in enumerate(data["clauses"]):
-        if str(cid) not in spec.clauses or not isinstance(cid, str):
-            fail(f"unknown clause {cid!r} (quote clause ids){_nearest(str(cid), spec.clauses)}", "clauses", i)
+        if not isinstance(cid, str):
+            fail(f"clause id {cid!r} must be quoted: YAML reads 6.10 as the number 6.1", "clauses", i)
+        if cid not in spec.clauses:
+            fail(f"unknown clause {cid!r}{_nearest(cid, spec.clauses)}", "clauses", i)
     faq_ids = {c.id for c in spec.faq()}
     for i, fid in enumerate(data.get("faq") or ()):
         if fid not in faq_ids:

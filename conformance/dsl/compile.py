@@ -23,9 +23,9 @@ def _setup_step(stmt: Setup) -> dict:
     try:
         game = position(**options)
     except RuleError as exc:
-        raise ScenarioError(f"impossible setup: {exc.message}", line=stmt.line) from None
+        raise ScenarioError(f"impossible setup: {exc.message}", line=stmt.line, column=1) from None
     except TypeError as exc:
-        raise ScenarioError(f"impossible setup: {exc}", line=stmt.line) from None
+        raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
     step = {"op": "setup", "line": stmt.line, "state": game.to_json()}
     if threshold is not None:
         step["params"] = {"threshold": {str(len(zones)): threshold}}
@@ -49,5 +49,5 @@ def compile_script(statements: list[Statement]) -> list[dict]:
         elif isinstance(stmt, Expect):
             steps.append({"op": "expect", "line": stmt.line, "check": {"what": stmt.check.what, **stmt.check.args}})
     if steps and steps[0]["op"] not in ("setup", "new_game"):
-        raise ScenarioError("a script starts with 'setup' or 'new game N players'", line=steps[0]["line"])
+        raise ScenarioError("a script starts with 'setup' or 'new game N players'", line=steps[0]["line"], column=1)
     return steps
