@@ -2,6 +2,8 @@
 
 ref_actions_per_s / ref_rounds_per_s: seeded random complete rounds on one core, in process,
 every action uniform over ``legal_actions()`` (chance outcomes from the same RNG).
+scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading every file
+(YAML, metadata checks, parse, compile to steps).
 """
 
 from __future__ import annotations
@@ -11,9 +13,14 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
+
+import yaml
 
 from baobei_ref import Game
 from baobei_ref.playout import choose
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def bench_reference(seconds: float) -> dict:
@@ -37,6 +44,25 @@ def bench_reference(seconds: float) -> dict:
     }
 
 
+def bench_scenarios() -> dict:
+    """Parse every scenario script (Lark LALR, parser built once), then load and compile every file."""
+    from baobei_conform.dsl.parse import parse_script, parser
+    from baobei_conform.scenario import load_scenario, scenario_files
+
+    files = scenario_files([ROOT / "scenarios"])
+    scripts = [yaml.safe_load(f.read_text(encoding="utf-8"))["script"] for f in files]
+    parser()  # built once, outside the timing
+    start = time.perf_counter()
+    for script in scripts:
+        parse_script(script)
+    parsed = time.perf_counter() - start
+    start = time.perf_counter()
+    for f in files:
+        load_scenario(f)
+    loaded = time.perf_counter() - start
+    return {"scenarios": len(files), "parse_all_s": round(parsed, 3), "load_all_s": round(loaded, 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -44,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     Game(players=2)  # load the spec once, outside the timings
     figures = bench_reference(args.seconds)
+    figures.update(bench_scenarios())
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:
