@@ -5,14 +5,16 @@ from __future__ import annotations
 import dataclasses
 from typing import Protocol
 
-from baobei_ref import Game, RuleError, action_from_json
-from baobei_ref.game import default_params
+from baobei_ref import Catalog, Game, RuleError, action_from_json
+from baobei_ref.game import default_catalog, default_params
+from baobei_spec import Params
 
 
 class Engine(Protocol):
     """What the runner needs from an engine. ``apply`` returns (events, None) or (None, error code)."""
 
     name: str
+    capabilities: frozenset[str] | set[str]
 
     def setup(self, state: dict, params: dict | None) -> None: ...
 
@@ -25,9 +27,9 @@ class Engine(Protocol):
     def view(self, player: int) -> dict: ...
 
 
-def params_with(overrides: dict | None):
-    """The spec's rule parameters with a scenario's overrides (e.g. a lower threshold)."""
-    params = default_params()
+def params_with(overrides: dict | None, params: Params | None = None) -> Params:
+    """Rule parameters with a scenario's overrides (e.g. a lower threshold)."""
+    params = params or default_params()
     if not overrides:
         return params
     changes = {}
@@ -37,19 +39,63 @@ def params_with(overrides: dict | None):
     return dataclasses.replace(params, **changes)
 
 
+def params_to_json(params=None, catalog=None) -> dict:
+    """The rule parameters as the handshake sends them: catalog, hand sizes, thresholds, ..."""
+    params = params or default_params()
+    catalog = catalog or default_catalog()
+    counts: dict[str, int] = {}
+    for card in catalog.cards:
+        counts[catalog.species_of(card)] = counts.get(catalog.species_of(card), 0) + 1
+    return {
+        "catalog": [{"species": sid, "family": fam, "value": val, "power": pw, "count": counts[sid]}
+                    for sid, (fam, val, pw) in catalog.species.items()],
+        "players": {"min": params.min_players, "max": params.max_players},
+        "hand_size": {str(k): v for k, v in params.hand_size.items()},
+        "decisive_hand_size": {str(k): v for k, v in params.decisive_hand_size.items()},
+        "initial_peek": params.initial_peek,
+        "threshold": {str(k): v for k, v in params.threshold.items()},
+        "bao_failure_minimum": params.bao_failure_minimum,
+        "bao_failure_factor": params.bao_failure_factor,
+        "final_phase_recycle": params.final_phase_recycle,
+    }
+
+
+def params_from_json(data: dict):
+    """(Params, Catalog) from the handshake's parameters."""
+    catalog = Catalog.from_entries([(c["species"], c["family"], c["value"], c["power"], c["count"])
+                                    for c in data["catalog"]])
+    params = Params(
+        min_players=data["players"]["min"], max_players=data["players"]["max"],
+        hand_size={int(k): v for k, v in data["hand_size"].items()},
+        decisive_hand_size={int(k): v for k, v in data["decisive_hand_size"].items()},
+        initial_peek=data["initial_peek"], threshold={int(k): v for k, v in data["threshold"].items()},
+        bao_failure_minimum=data["bao_failure_minimum"], bao_failure_factor=data["bao_failure_factor"],
+        final_phase_recycle=data["final_phase_recycle"],
+    )
+    return params, catalog
+
+
 class ReferenceEngine:
     """The reference interpreter, in process."""
 
     name = "baobei-ref"
+    capabilities = frozenset({"views", "legal_actions", "events"})
+    info = {"name": "baobei-ref", "version": "0.1.0", "language": "python"}
 
     def __init__(self) -> None:
         self.game: Game | None = None
+        self.params, self.catalog = default_params(), default_catalog()
+
+    def configure(self, params: dict | None) -> None:
+        """Adopt the handshake's rule parameters."""
+        if params:
+            self.params, self.catalog = params_from_json(params)
 
     def setup(self, state: dict, params: dict | None) -> None:
-        self.game = Game.from_json(state, params=params_with(params))
+        self.game = Game.from_json(state, params=params_with(params, self.params), catalog=self.catalog)
 
     def new_game(self, players: int) -> None:
-        self.game = Game(players=players)
+        self.game = Game(players=players, params=self.params, catalog=self.catalog)
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
         try:

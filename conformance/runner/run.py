@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
+from baobei_conform.protocol.client import EngineProblem, Unsupported
 from baobei_conform.runner.checks import evaluate
 from baobei_conform.runner.engine import Engine
 from baobei_conform.scenario import Scenario
@@ -14,12 +16,15 @@ class Outcome:
     """The result of one scenario on one engine."""
 
     scenario: str
-    status: str  # pass | fail | error
+    status: str  # pass | fail | error | skip (then xfail / xpass after known failures are applied)
     line: int | None = None  # file line of the failing step
     message: str = ""
     expected: str = ""
     actual: str = ""
     events: list[dict] = field(default_factory=list)
+    stderr: str = ""  # the engine's stderr tail, for errors
+    raw: str = ""  # the offending raw line, for protocol errors
+    seconds: float = 0.0
 
 
 class StepFailed(Exception):
@@ -94,13 +99,36 @@ def _run_step(step: dict, engine: Engine, events: list[dict]) -> list[dict]:
     raise StepFailed(f"unknown step {op!r}")
 
 
+def needs(scenario: Scenario) -> set[str]:
+    """Optional engine capabilities the scenario's checks use."""
+    out = set()
+    for step in scenario.steps:
+        check = step.get("check") or {}
+        if check.get("what") == "view":
+            out.add("views")
+        if check.get("what") == "event":
+            out.add("events")
+    return out
+
+
 def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
-    """Run one scenario; never raises for a failing engine (crashes are ``error`` outcomes)."""
+    """Run one scenario; never raises for a misbehaving engine (that is an ``error`` outcome)."""
+    missing = needs(scenario) - set(engine.capabilities)
+    if missing:
+        return Outcome(scenario.id, "skip", message=f"the engine lacks the capability {', '.join(sorted(missing))}")
+    start = time.perf_counter()
     try:
         run_steps(scenario.steps, engine)
     except StepFailed as exc:
-        return Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
-                       exc.events)
-    except Exception as exc:  # an engine that crashes must not stop the run
-        return Outcome(scenario.id, "error", None, f"{type(exc).__name__}: {exc}")
-    return Outcome(scenario.id, "pass")
+        out = Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
+                      exc.events)
+    except Unsupported as exc:
+        out = Outcome(scenario.id, "skip", message=str(exc))
+    except EngineProblem as exc:
+        out = Outcome(scenario.id, "error", message=exc.message, stderr=exc.stderr, raw=exc.raw)
+    except Exception as exc:  # an in-process engine that crashes must not stop the run
+        out = Outcome(scenario.id, "error", message=f"the engine raised {type(exc).__name__}: {exc}")
+    else:
+        out = Outcome(scenario.id, "pass")
+    out.seconds = time.perf_counter() - start
+    return out

@@ -1,0 +1,42 @@
+"""Validation mode: every request and reply is checked against spec/schemas/protocol.schema.json."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+from referencing import Registry, Resource
+
+from baobei_conform.protocol.client import ProtocolError
+from baobei_spec import SPEC_ROOT
+
+BASE = "https://baobei.invalid/schemas/"
+REPLY_DEF = {"hello": "reply_hello", "apply": "reply_apply", "state": "reply_state", "view": "reply_view",
+             "legal_actions": "reply_legal_actions"}
+
+
+class MessageValidator:
+    """Checks messages; the first bad one raises ProtocolError naming what is wrong and the raw line."""
+
+    def __init__(self) -> None:
+        schemas = {n: json.loads((SPEC_ROOT / "schemas" / n).read_text(encoding="utf-8"))
+                   for n in ("protocol.schema.json", "state.schema.json")}
+        self.registry = Registry().with_resources((BASE + n, Resource.from_contents(s)) for n, s in schemas.items())
+        self.root = schemas["protocol.schema.json"]
+
+    def _validator(self, name: str) -> jsonschema.Draft202012Validator:
+        schema = {"$ref": f"{BASE}protocol.schema.json#/$defs/{name}"}
+        return jsonschema.Draft202012Validator(schema, registry=self.registry)
+
+    def check_request(self, message: dict) -> None:
+        self._check("request", message, json.dumps(message), "the harness sent")
+
+    def check_reply(self, cmd: str, reply: dict, raw: str) -> None:
+        name = REPLY_DEF.get(cmd, "reply_ok") if reply.get("ok") else "error_reply"
+        self._check(name, reply, raw, f"the {cmd!r} reply")
+
+    def _check(self, name: str, message: dict, raw: str, who: str) -> None:
+        error = jsonschema.exceptions.best_match(self._validator(name).iter_errors(message))
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+            raise ProtocolError(f"{who} breaks the protocol schema at {where}: {error.message}", raw=raw)

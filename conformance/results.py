@@ -1,0 +1,98 @@
+"""Results of a run: the console summary by part, the JSON document and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.runner.run import Outcome
+from baobei_conform.scenario import Scenario
+from baobei_spec.summary import part_of
+
+STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
+SUMMARY_KEYS = {"pass": "passed", "fail": "failed", "error": "errors", "skip": "skipped",
+                "xfail": "xfailed", "xpass": "xpassed"}
+RESULTS_SCHEMA = "baobei-results/1"
+
+
+def part(scenario: Scenario) -> str:
+    """The rulebook part a scenario belongs to: that of its first clause."""
+    return part_of(scenario.clauses[0]) if scenario.clauses else "?"
+
+
+def summarize(outcomes: list[Outcome]) -> dict:
+    counts = Counter(o.status for o in outcomes)
+    return {"total": len(outcomes), **{SUMMARY_KEYS[s]: counts.get(s, 0) for s in STATUSES}}
+
+
+def by_part(scenarios: list[Scenario], outcomes: list[Outcome]) -> dict[str, dict]:
+    index = {s.id: s for s in scenarios}
+    groups: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        groups.setdefault(part(index[o.scenario]), []).append(o)
+    return {p: summarize(os) for p, os in sorted(groups.items())}
+
+
+def results_document(scenarios, outcomes, engine_info: dict, run_info: dict) -> dict:
+    """The ``--json`` document (schema: spec/schemas/results.schema.json)."""
+    index = {s.id: s for s in scenarios}
+    return {
+        "schema": RESULTS_SCHEMA,
+        "engine": engine_info,
+        "run": {"protocol": PROTOCOL_VERSION, "python": sys.version.split()[0], "platform": platform.platform(),
+                **run_info},
+        "summary": summarize(outcomes),
+        "by_part": by_part(scenarios, outcomes),
+        "results": [_result(index[o.scenario], o) for o in outcomes],
+    }
+
+
+def _result(s: Scenario, o: Outcome) -> dict:
+    return {
+        "id": s.id, "file": s.path, "title": s.title, "part": part(s), "status": o.status,
+        "clauses": list(s.clauses), "faq": list(s.faq), "rulings": list(s.rulings), "tags": list(s.tags),
+        "line": o.line, "message": o.message, "expected": o.expected, "actual": o.actual,
+        "events": o.events, "stderr": o.stderr, "raw": o.raw, "seconds": round(o.seconds, 4),
+    }
+
+
+def write_json(path: str, document: dict) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(document, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+
+
+def write_junit(path: str, document: dict) -> None:
+    """JUnit XML: one testcase per scenario, classname = part of the rulebook."""
+    s = document["summary"]
+    suite = ET.Element("testsuite", name=f"baobei:{document['engine'].get('name', 'engine')}",
+                       tests=str(s["total"]), failures=str(s["failed"] + s["xpassed"]), errors=str(s["errors"]),
+                       skipped=str(s["skipped"] + s["xfailed"]))
+    for r in document["results"]:
+        case = ET.SubElement(suite, "testcase", classname=f"part-{r['part']}", name=r["id"],
+                             file=r["file"], time=str(r["seconds"]))
+        detail = f"{r['file']}:{r['line'] or ''}\n{r['message']}\nexpected: {r['expected']}\nactual: {r['actual']}"
+        if r["status"] in ("fail", "xpass"):
+            ET.SubElement(case, "failure", message=r["message"]).text = detail
+        elif r["status"] == "error":
+            ET.SubElement(case, "error", message=r["message"]).text = detail + "\n" + r["stderr"] + "\n" + r["raw"]
+        elif r["status"] in ("skip", "xfail"):
+            ET.SubElement(case, "skipped", message=r["message"])
+    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def render_summary(document: dict) -> str:
+    lines = ["", "part   total  pass  fail  error  skip  xfail  xpass"]
+    for p, c in document["by_part"].items():
+        lines.append(f"{p:<6} {c['total']:>5} {c['passed']:>5} {c['failed']:>5} {c['errors']:>6} {c['skipped']:>5}"
+                     f" {c['xfailed']:>6} {c['xpassed']:>6}")
+    s = document["summary"]
+    lines.append(f"{s['total']} scenarios: {s['passed']} passed, {s['failed']} failed, {s['errors']} errors, "
+                 f"{s['skipped']} skipped, {s['xfailed']} xfailed, {s['xpassed']} xpassed"
+                 + ("" if document["run"].get("complete", True) else " (INCOMPLETE run)"))
+    lines.append(f"{s['passed']} passed, {s['failed'] + s['errors']} failed")
+    return "\n".join(lines)
