@@ -145,7 +145,7 @@ def _run_command(argv: list[str]) -> int:
         print("baobei-conform: no scenario selected", file=sys.stderr)
         return 2
     spec = load_spec()
-    started = datetime.datetime.now(datetime.timezone.utc)
+    started = datetime.datetime.now(datetime.UTC)
     clock = time.perf_counter()
     engine_info: dict = {"command": described}
 

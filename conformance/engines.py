@@ -7,8 +7,8 @@ import importlib
 import json
 import os
 import shlex
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from baobei_conform.protocol.client import StdioEngine
 from baobei_conform.runner.engine import Engine, ReferenceEngine, params_to_json

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import fnmatch
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import yaml
 

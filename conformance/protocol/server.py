@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.runner.engine import ReferenceEngine
