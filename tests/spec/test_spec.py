@@ -22,7 +22,7 @@ from baobei_spec import SPEC_ROOT, SpecError, load_spec
 from baobei_spec.checks import check_spec
 from baobei_spec.load import RULEBOOK_ES, RULEBOOK_NL
 from baobei_spec.model import KINDS
-from baobei_spec.summary import summarize
+from baobei_spec.summary import render, summarize
 
 DATA_FILES = ("outline.yaml", "catalog.yaml", "params.yaml", "rulings.yaml", "errors.yaml")
 DATA_DIRS = ("clauses", "rulebook")
@@ -438,11 +438,9 @@ def test_cli_spec_text(capsys):
     assert "uncovered lines: 0" in lines
 
 
-def test_cli_without_command_checks_the_spec(capsys):
-    assert main([]) == 0
-    default = capsys.readouterr().out
-    main(["spec"])
-    assert default == capsys.readouterr().out
+def test_cli_spec_text_is_the_rendered_summary(capsys, summary):
+    assert main(["spec"]) == 0
+    assert capsys.readouterr().out.strip() == render(summary)
 
 
 def test_cli_reports_problems_and_exits_1(monkeypatch, capsys, spec_copy):
