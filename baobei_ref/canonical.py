@@ -115,7 +115,7 @@ def check_cards(g) -> None:
 
 
 def view(g, player: int) -> dict:
-    """What ``player`` may know under perfect memory: cards they have seen keep their identity,
+    """What ``player`` may know under perfect memory (ruling R-27): cards they have seen keep their identity,
     every other hidden card is anonymous; deck and under-pile are counts."""
     s: State = g.state
 

@@ -75,7 +75,7 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
     double = len(targets) == 2
     success = all(g.catalog.matches(reference, c) for c in cards)
     g.emit("pluck", "3.6.1" if double else "3.1.5", player=player, targets=[list(t) for t in targets],
-           own_draw=own_draw, success=success)
+           reference=reference, cards=cards, own_draw=own_draw, success=success)
     steps: list[list] = []
     if success:
         if own_draw:  # 3.3.6 / 3.4.7 / 3.6.5: the drawn reference goes down first
