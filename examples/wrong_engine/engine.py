@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from baobei_conform.protocol.server import serve
-from baobei_ref import bao, cards, deck, game, pluck, powers, scoring
+from baobei_ref import cards, deck, game, pluck, powers, scoring
 from baobei_ref.actions import CallBao, ShowCard, TakeDiscard
 
 
