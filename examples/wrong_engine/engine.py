@@ -51,12 +51,13 @@ def power_on_take():
 
 
 def bao_tie_succeeds():
-    """A BAO caller tied for the lowest total succeeds."""
+    """A BAO caller tied for the lowest total succeeds (less or equal instead of strictly less)."""
     original = scoring.bao_score
 
     def wrong(g, total, rivals):
-        return original(g, total - 1, rivals) if all(total <= t for t in rivals) and total > 0 else original(
-            g, total, rivals)
+        if all(total <= t for t in rivals):
+            return (0, "5.2.2") if total >= 0 else (total, "5.2.3")
+        return original(g, total, rivals)
     scoring.bao_score = wrong
 
 
