@@ -4,6 +4,9 @@ ref_actions_per_s / ref_rounds_per_s: seeded random complete rounds on one core,
 every action uniform over ``legal_actions()`` (chance outcomes from the same RNG).
 scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading every file
 (YAML, metadata checks, parse, compile to steps).
+suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
+process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
+(stdio_start_s: starting it and the handshake).
 """
 
 from __future__ import annotations
@@ -63,6 +66,28 @@ def bench_scenarios() -> dict:
     return {"scenarios": len(files), "parse_all_s": round(parsed, 3), "load_all_s": round(loaded, 3)}
 
 
+def bench_suite() -> dict:
+    """The whole scenario suite on the reference: in process, and over the protocol (one worker each)."""
+    from baobei_conform.engines import engine_factory
+    from baobei_conform.harness import Selection, load_suite, run_suite
+
+    scenarios, _ = load_suite([ROOT / "scenarios"], Selection())
+    figures = {}
+    for key, command in (("suite_inproc_s", None), ("suite_stdio_s", [sys.executable, "-m",
+                                                                      "baobei_conform.protocol.server", "serve"])):
+        factory, _ = engine_factory(None, command)
+        start = time.perf_counter()
+        engine = factory()  # started outside the timing: the figure is the suite's run time
+        if command:
+            figures["stdio_start_s"] = round(time.perf_counter() - start, 3)
+        start = time.perf_counter()
+        outcomes, _ = run_suite(scenarios, lambda engine=engine: engine)
+        figures[key] = round(time.perf_counter() - start, 3)
+        assert all(o.status == "pass" for o in outcomes), key
+    figures["stdio_over_inproc"] = round(figures["suite_stdio_s"] / figures["suite_inproc_s"], 2)
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -71,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     Game(players=2)  # load the spec once, outside the timings
     figures = bench_reference(args.seconds)
     figures.update(bench_scenarios())
+    figures.update(bench_suite())
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:

@@ -116,21 +116,26 @@ def _shard(text: str | None) -> tuple[int, int] | None:
     try:
         k, n = (int(x) for x in text.split("/"))
     except ValueError:
-        raise SystemExit(f"--shard takes K/N, not {text!r}") from None
+        raise ValueError(f"--shard takes K/N, not {text!r}") from None
     if not 1 <= k <= n:
-        raise SystemExit(f"--shard {text}: K must be between 1 and N")
+        raise ValueError(f"--shard {text}: K must be between 1 and N")
     return k, n
 
 
 def _run_command(argv: list[str]) -> int:
-    command = None
+    given, command = list(argv), None
+    parser = run_parser()
     if "--" in argv:
         i = argv.index("--")
         argv, command = argv[:i], argv[i + 1:]
         if not command:
-            raise SystemExit("nothing after --: give the engine's command line")
-    args = run_parser().parse_args(argv)
-    selection = Selection(args.id, args.clause, args.faq, args.tag, _shard(args.shard))
+            parser.error("nothing after --: give the engine's command line")  # usage errors exit 2
+    args = parser.parse_args(argv)
+    try:
+        shard = _shard(args.shard)
+    except ValueError as exc:
+        parser.error(str(exc))
+    selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
     validator = MessageValidator() if args.validate else None
     try:
         factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator)
@@ -177,7 +182,7 @@ def _run_command(argv: list[str]) -> int:
         [s for s in scenarios if s.id in ran], outcomes, engine_info,
         {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
          "complete": complete, "selected": len(scenarios), "broken_files": len(broken),
-         "argv": sys.argv[1:], "shard": args.shard, "jobs": args.jobs},
+         "argv": given, "shard": args.shard, "jobs": args.jobs},
     )
     print(render_summary(document))
     if args.json:

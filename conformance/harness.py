@@ -130,15 +130,16 @@ def run_suite(scenarios: list[Scenario], factory: Callable[[], Engine], jobs: in
                 report(scenario, outcome)
 
     threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, jobs))]
-    for t in threads:
-        t.start()
-    try:
+    try:  # Ctrl-C may land while the workers are still starting (a fast first scenario): keep what ran
+        for t in threads:
+            t.start()
         for t in threads:
             while t.is_alive():
                 t.join(0.2)
     except KeyboardInterrupt:
         stop.set()
         for t in threads:
-            t.join(5)
+            if t.is_alive():
+                t.join(5)
     outcomes = [results[i] for i in sorted(results)]
     return outcomes, len(outcomes) == len(scenarios)

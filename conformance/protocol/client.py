@@ -65,11 +65,16 @@ class StdioEngine:
         self.lines: queue.Queue = queue.Queue()
         self.stderr_tail: deque[str] = deque(maxlen=40)
         threading.Thread(target=self._pump, args=(self.process.stdout, self.lines), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True).start()
-        reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION, "params": self.params})
-        for field in ("engine", "capabilities"):
-            if field not in reply:
-                raise ProtocolError(f"the hello reply lacks {field!r}", raw=json.dumps(reply))
+        self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
+        self._drainer.start()
+        try:
+            reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION, "params": self.params})
+            for field in ("engine", "capabilities"):
+                if field not in reply:
+                    raise ProtocolError(f"the hello reply lacks {field!r}", raw=json.dumps(reply))
+        except Exception:
+            self.stop()  # an engine that fails its handshake is nobody's to stop later: never leave it running
+            raise
         self.info = reply["engine"]
         self.name = self.info.get("name", self.name)
         self.capabilities = set(reply["capabilities"])
@@ -86,6 +91,15 @@ class StdioEngine:
 
     def stderr(self) -> str:
         return "\n".join(self.stderr_tail) if self.process else ""
+
+    def _reap(self) -> int | None:
+        """The exit code of an engine whose pipes closed, once it has exited and its stderr is read to the end."""
+        try:
+            code = self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._drainer.join(timeout=2)
+        return code
 
     def stop(self) -> None:
         """Ask politely, then kill: a stopped engine never lingers."""
@@ -119,13 +133,14 @@ class StdioEngine:
             self.process.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
             self.process.stdin.flush()
         except (OSError, ValueError):
-            raise EngineCrashed("the engine closed its input", self.stderr()) from None
+            code = self._reap()
+            raise EngineCrashed(f"the engine closed its input (exit code {code})", self.stderr()) from None
         try:
             line = self.lines.get(timeout=self.timeout)
         except queue.Empty:
             raise EngineTimeout(f"no answer to {message['cmd']!r} within {self.timeout:g} s", self.stderr()) from None
         if line is None:
-            code = self.process.poll()
+            code = self._reap()
             raise EngineCrashed(f"the engine exited (code {code}) during {message['cmd']!r}", self.stderr())
         try:
             reply = json.loads(line)

@@ -55,9 +55,10 @@ def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
     ``trace(step, events)`` is called after each step (for ``explain``). Returns the last events.
     """
     events: list[dict] = []
+    state = _StateCache(engine)
     for step in steps:
         try:
-            events = _run_step(step, engine, events)
+            events = _run_step(step, engine, events, state)
         except StepFailed as exc:
             exc.line = step["line"]
             exc.events = events
@@ -67,8 +68,26 @@ def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
     return events
 
 
-def _run_step(step: dict, engine: Engine, events: list[dict]) -> list[dict]:
+class _StateCache:
+    """The engine's canonical state, fetched once between two actions (expectations only read it)."""
+
+    def __init__(self, engine: Engine):
+        self.engine, self.value = engine, None
+
+    def get(self) -> dict:
+        if self.value is None:
+            self.value = self.engine.state()
+        return self.value
+
+    def clear(self) -> None:
+        self.value = None
+
+
+def _run_step(step: dict, engine: Engine, events: list[dict], state: _StateCache) -> list[dict]:
     op = step["op"]
+    if op != "expect":
+        state_before = state.get() if op == "reject" else None
+        state.clear()
     if op == "setup":
         engine.setup(step["state"], step.get("params"))
         return []
@@ -82,17 +101,16 @@ def _run_step(step: dict, engine: Engine, events: list[dict]) -> list[dict]:
             raise StepFailed(f"the action was refused with {code!r}", "accepted", f"refused: {code}")
         return new_events
     if op == "reject":
-        before = engine.state()
         new_events, code = engine.apply(step["action"])
         if code is None:
             raise StepFailed("the action must be refused", f"refused: {step['code']}", "accepted")
         if code != step["code"]:
             raise StepFailed("refused with the wrong error code", f"refused: {step['code']}", f"refused: {code}")
-        if engine.state() != before:
+        if state.get() != state_before:
             raise StepFailed("the refused action changed the state", "state unchanged", "state changed")
         return events
     if op == "expect":
-        ok, expected, actual = evaluate(step["check"], engine.state(), events, engine.view)
+        ok, expected, actual = evaluate(step["check"], state.get(), events, engine.view)
         if not ok:
             raise StepFailed(f"expect {step['check']['what']}", expected, actual)
         return events
