@@ -45,7 +45,6 @@ DECISIONS = {
     "toco_toucan": "toco_add",
     "shoebill": "shoebill_replace",
     "end_turn": "call_bao | end_turn",
-    "round_over": "none: the round is scored; the next round starts with its chance outcomes",
     "game_over": "none",
 }
 

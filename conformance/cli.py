@@ -190,7 +190,7 @@ def _run_command(argv: list[str]) -> int:
     if args.junit:
         write_junit(args.junit, document)
     s = document["summary"]
-    return 0 if complete and not broken and s["failed"] == 0 and s["errors"] == 0 else 1
+    return 0 if complete and not broken and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
 
 
 def main(argv: list[str] | None = None) -> int:

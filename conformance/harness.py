@@ -109,6 +109,10 @@ def run_suite(scenarios: list[Scenario], factory: Callable[[], Engine], jobs: in
                         outcome = Outcome(scenario.id, "error", message=exc.message, stderr=exc.stderr, raw=exc.raw)
                         _finish(index, scenario, outcome)
                         continue
+                    except Exception as exc:  # an in-process factory that raises: an error, not a dead worker
+                        outcome = Outcome(scenario.id, "error", message=f"the engine did not start: {exc!r}")
+                        _finish(index, scenario, outcome)
+                        continue
                 outcome = apply_expectations(run_scenario(scenario, engine), expected)
                 if outcome.status == "error" and hasattr(engine, "stop"):
                     engine.stop()  # a crashed, hung or lying engine is restarted for the next scenario

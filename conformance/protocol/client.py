@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-import queue
+import select
 import subprocess
 import threading
+import time
 from collections import deque
 
 from baobei_conform.protocol import PROTOCOL_VERSION
@@ -58,13 +59,12 @@ class StdioEngine:
         try:
             self.process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", bufsize=1, cwd=self.cwd, env=stdio_env(),
+                bufsize=0, cwd=self.cwd, env=stdio_env(),
             )
         except OSError as exc:
             raise EngineCrashed(f"cannot start {' '.join(self.command)}: {exc}") from None
-        self.lines: queue.Queue = queue.Queue()
+        self.buffer = b""
         self.stderr_tail: deque[str] = deque(maxlen=40)
-        threading.Thread(target=self._pump, args=(self.process.stdout, self.lines), daemon=True).start()
         self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
         self._drainer.start()
         try:
@@ -79,15 +79,23 @@ class StdioEngine:
         self.name = self.info.get("name", self.name)
         self.capabilities = set(reply["capabilities"])
 
-    @staticmethod
-    def _pump(stream, out: queue.Queue) -> None:
-        for line in stream:
-            out.put(line)
-        out.put(None)  # end of output: the process is gone
-
     def _drain(self, stream) -> None:
         for line in stream:
-            self.stderr_tail.append(line.rstrip("\n"))
+            self.stderr_tail.append(line.decode("utf-8", "replace").rstrip("\n"))
+
+    def _read_line(self, deadline: float) -> str | None:
+        """The engine's next output line (None at end of output); read in this thread, so no hand-off."""
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise TimeoutError
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode("utf-8", "replace")
 
     def stderr(self) -> str:
         return "\n".join(self.stderr_tail) if self.process else ""
@@ -107,8 +115,7 @@ class StdioEngine:
             return
         try:
             if self.process.poll() is None:
-                self.process.stdin.write(json.dumps({"seq": self.seq + 1, "cmd": "stop"}) + "\n")
-                self.process.stdin.flush()
+                self.process.stdin.write((json.dumps({"seq": self.seq + 1, "cmd": "stop"}) + "\n").encode())
                 self.process.wait(timeout=1)
         except (OSError, subprocess.TimeoutExpired, ValueError):
             pass
@@ -130,14 +137,13 @@ class StdioEngine:
         if self.validator:
             self.validator.check_request(message)
         try:
-            self.process.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
-            self.process.stdin.flush()
+            self.process.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode())
         except (OSError, ValueError):
             code = self._reap()
             raise EngineCrashed(f"the engine closed its input (exit code {code})", self.stderr()) from None
         try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
+            line = self._read_line(time.monotonic() + self.timeout)
+        except TimeoutError:
             raise EngineTimeout(f"no answer to {message['cmd']!r} within {self.timeout:g} s", self.stderr()) from None
         if line is None:
             code = self._reap()
@@ -145,13 +151,13 @@ class StdioEngine:
         try:
             reply = json.loads(line)
         except json.JSONDecodeError:
-            raise ProtocolError("the engine wrote a line that is not JSON", self.stderr(), line.rstrip("\n")) from None
+            raise ProtocolError("the engine wrote a line that is not JSON", self.stderr(), line) from None
         if not isinstance(reply, dict) or reply.get("seq") != self.seq:
-            raise ProtocolError(f"the reply does not echo seq {self.seq}", self.stderr(), line.rstrip("\n"))
+            raise ProtocolError(f"the reply does not echo seq {self.seq}", self.stderr(), line)
         if not isinstance(reply.get("ok"), bool):
-            raise ProtocolError("the reply lacks a boolean 'ok'", self.stderr(), line.rstrip("\n"))
+            raise ProtocolError("the reply lacks a boolean 'ok'", self.stderr(), line)
         if self.validator:
-            self.validator.check_reply(message["cmd"], reply, line.rstrip("\n"))
+            self.validator.check_reply(message["cmd"], reply, line)
         if not reply["ok"] and (reply.get("error") or {}).get("code") == "unsupported":
             raise Unsupported(f"the engine does not support {message['cmd']!r}")
         return reply

@@ -1,0 +1,130 @@
+"""Render the report: static HTML pages (Jinja2, autoescaped), a CSS and a script copied next to them, badges."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from baobei_conform.report.model import ALL_STATUSES, ClauseRow, Report, collect, id_key, pct
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+STATIC_FILES = ("report.css", "report.js")
+KIND_ORDER = ("normative", "example", "informative", "summary", "faq")
+
+
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html", "j2"],
+                      default_for_string=True, default=True), undefined=StrictUndefined, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["pct"] = pct
+    env.filters["tojson_pretty"] = lambda v: json.dumps(v, indent=2, ensure_ascii=False, sort_keys=False)
+    env.filters["tojson_line"] = lambda v: json.dumps(v, ensure_ascii=False)
+    return env
+
+
+def _sections(report: Report) -> list[dict]:
+    """The outline: top sections with their subsections, each with its clause rows in rulebook order."""
+    spec = report.spec
+    top_of = {}
+    tops = []
+    for sec in spec.sections.values():
+        if "." not in sec.id:
+            entry = {"section": sec, "title": report.part_titles.get("6" if sec.id == "A" else sec.id, sec.title),
+                     "subs": [], "clauses": []}
+            tops.append(entry)
+            top_of["6" if sec.id == "A" else sec.id] = entry
+    subs = {}
+    for sec in spec.sections.values():
+        if "." in sec.id:
+            head = sec.id.split(".")[0]
+            entry = {"section": sec, "title": f"{sec.id} {sec.title}", "clauses": []}
+            subs[sec.id] = entry
+            if head in top_of:
+                top_of[head]["subs"].append(entry)
+    orphans: list[ClauseRow] = []
+    rows = sorted(report.clauses.values(), key=lambda r: (r.clause.line_es, id_key(r.id)))
+    for row in rows:
+        sid = row.clause.section
+        if sid in subs:
+            subs[sid]["clauses"].append(row)
+        elif sid in spec.sections and "." not in sid:
+            top_of["6" if sid == "A" else sid]["clauses"].append(row)
+        else:
+            orphans.append(row)
+    if orphans:
+        tops.append({"section": None, "title": "Clauses outside the outline", "subs": [], "clauses": orphans})
+    return tops
+
+
+def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios") -> Path:
+    """Write the report into ``out_dir``; return the path of its index.html.
+
+    Several results files: several engines side by side. None: the suite is run on the reference in process.
+    """
+    report = collect([Path(f) for f in results_files or []], scenarios_dir)
+    return write_report(report, Path(out_dir))
+
+
+def write_report(report: Report, out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    for sub, pattern in (("scenarios", "*.html"), ("badges", "*.json")):  # what an earlier build wrote
+        for old in (out / sub).glob(pattern):
+            old.unlink()
+    (out / "static").mkdir(exist_ok=True)
+    (out / "scenarios").mkdir(exist_ok=True)
+    (out / "badges").mkdir(exist_ok=True)
+    for name in STATIC_FILES:
+        shutil.copyfile(STATIC / name, out / "static" / name)
+
+    env = environment()
+    by_id = {s.id: s for s in report.scenarios}
+    clause_rows = sorted(report.clauses.values(), key=lambda r: (r.clause.line_es, id_key(r.id)))
+    common = {
+        "report": report, "engines": report.engines, "by_id": by_id, "coverage": report.coverage(),
+        "statuses": ALL_STATUSES, "parts": report.parts, "part_titles": report.part_titles,
+        "clause_parts": sorted({r.part for r in clause_rows}, key=lambda p: report.parts.index(p)
+                               if p in report.parts else 99),
+    }
+
+    def page(template: str, path: Path, root: str = "", **extra) -> None:
+        html = env.get_template(template).render(**common, root=root, **extra)
+        path.write_text(html, encoding="utf-8", newline="\n")
+
+    page("index.html.j2", out / "index.html", page_id="index", clause_rows=clause_rows)
+    page("clauses.html.j2", out / "clauses.html", page_id="clauses", tops=_sections(report))
+    page("faq.html.j2", out / "faq.html", page_id="faq", faq_rows=[r for r in clause_rows if r.is_faq])
+    page("rulings.html.j2", out / "rulings.html", page_id="rulings", provisional=report.spec.provisional_facts())
+    page("provisional.html.j2", out / "provisional.html", page_id="provisional",
+         provisional=report.spec.provisional_facts())
+    scenario_template = env.get_template("scenario.html.j2")
+    for s in report.scenarios:
+        html = scenario_template.render(**common, root="../", page_id="scenario", s=s, **_source(s))
+        (out / "scenarios" / f"{s.slug}.html").write_text(html, encoding="utf-8", newline="\n")
+    for eng in report.engines:
+        (out / "badges" / f"{eng.slug}.json").write_text(json.dumps(eng.badge(), indent=2) + "\n", encoding="utf-8")
+    return out / "index.html"
+
+
+def _source(s) -> dict:
+    """The scenario's DSL script as (file line, text, engines failing there), and its compiled steps."""
+    if s.scenario is None:
+        return {"source": [], "steps": []}
+    failing: dict[int, list[str]] = {}
+    for slug, r in s.results.items():
+        if r["line"] is not None and r["status"] in ("fail", "error", "xfail", "xpass"):
+            failing.setdefault(r["line"], []).append(slug)
+    first = s.scenario.script_line
+    source = [{"line": first + i, "text": text, "failing": failing.get(first + i, [])}
+              for i, text in enumerate(s.scenario.script.rstrip("\n").split("\n"))]
+    steps = []
+    for step in s.scenario.steps:
+        line = s.scenario.file_line(step["line"]) if isinstance(step.get("line"), int) else None
+        brief = {k: v for k, v in step.items() if k not in ("op", "line", "state")}
+        steps.append({"line": line, "op": step.get("op", "?"), "brief": json.dumps(brief, ensure_ascii=False),
+                      "full": json.dumps(step, indent=2, ensure_ascii=False), "failing": failing.get(line, [])})
+    return {"source": source, "steps": steps}

@@ -1,0 +1,410 @@
+"""What the report shows, as plain data: engines and their results, scenarios, clauses and their coverage.
+
+Two coverages per clause:
+
+- **cited**: a scenario names the clause in its metadata (``clauses``; FAQ entries also through ``faq``);
+- **exercised**: the reference interpreter's events cite the clause (``"clause"``) while the suite runs on it.
+
+A clause that is cited but never exercised is a finding: the scenario claims to test a rule the reference
+never applies while running it. A normative clause (or FAQ entry) that no scenario cites is "uncovered".
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.results import RESULTS_SCHEMA, STATUSES, part, results_document
+from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
+from baobei_conform.scenario import Scenario, load_scenario, scenario_files
+from baobei_spec import Clause, Spec, load_spec
+from baobei_spec.summary import part_of
+
+NOT_RUN = "notrun"  # the scenario is not in an engine's results (another selection, shard or suite version)
+ALL_STATUSES = (*STATUSES, NOT_RUN)
+# Worst first: a clause's status for an engine is the worst among its scenarios.
+SEVERITY = ("error", "fail", "xpass", NOT_RUN, "skip", "xfail", "pass")
+PART_ORDER = ("1", "2", "3", "4", "5", "6", "7", "B", "SUM", "FAQ", "REM")
+FLAGS = ("uncovered", "unexercised", "exercised", "cited")
+
+
+class ReportError(Exception):
+    """A results file the report cannot use, or nothing to report on."""
+
+
+def id_key(text: str) -> tuple:
+    """Natural sort key for ids: 3.5.10 after 3.5.9, FAQ-10 after FAQ-09."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.\-]", text))
+
+
+def part_key(p: str) -> tuple:
+    return (PART_ORDER.index(p), "") if p in PART_ORDER else (len(PART_ORDER), p)
+
+
+def slugify(text: str, taken: set[str] | None = None, fallback: str = "item") -> str:
+    """A file-name-safe slug (``[a-z0-9._-]``), unique within ``taken`` (which it updates)."""
+    slug = re.sub(r"[^a-z0-9._-]+", "-", str(text).lower()).strip("-.")[:60].strip("-.") or fallback
+    if taken is not None:
+        base, n = slug, 2
+        while slug in taken:
+            slug, n = f"{base}-{n}", n + 1
+        taken.add(slug)
+    return slug
+
+
+def _text(value) -> str:
+    return "" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _strs(value) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list | tuple) else []
+
+
+def pct(n: int, m: int) -> float:
+    return round(100.0 * n / m, 1) if m else 0.0
+
+
+# --- engines --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EngineRun:
+    """One engine's results document, normalized (every text a str, every status a known one)."""
+
+    slug: str
+    name: str
+    source: str  # the results file, or "in process"
+    info: dict  # engine metadata, values as display strings
+    run: dict  # run metadata, values as display strings
+    results: dict[str, dict]  # scenario id -> result entry
+    counts: Counter
+    by_part: dict[str, Counter]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def passed(self) -> int:
+        return self.counts["pass"]
+
+    @property
+    def rate(self) -> float:
+        return pct(self.passed, self.total)
+
+    def badge(self) -> dict:
+        """A shields.io endpoint badge: ``{"schemaVersion": 1, "label", "message", "color"}``."""
+        return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed",
+                "color": badge_color(self.passed, self.total)}
+
+
+def badge_color(passed: int, total: int) -> str:
+    if not total:
+        return "lightgrey"
+    rate = passed / total
+    if rate == 1:
+        return "brightgreen"
+    return "green" if rate >= 0.9 else "yellow" if rate >= 0.75 else "orange" if rate >= 0.5 else "red"
+
+
+def _result_entry(raw: dict) -> dict:
+    status = raw.get("status")
+    line = raw.get("line")
+    seconds = raw.get("seconds")
+    return {
+        "id": _text(raw.get("id")), "file": _text(raw.get("file")), "title": _text(raw.get("title")),
+        "part": _text(raw.get("part")) or "?", "status": status if status in STATUSES else "error",
+        "clauses": _strs(raw.get("clauses")), "faq": _strs(raw.get("faq")), "rulings": _strs(raw.get("rulings")),
+        "tags": _strs(raw.get("tags")), "line": line if isinstance(line, int) else None,
+        "message": _text(raw.get("message")), "expected": _text(raw.get("expected")),
+        "actual": _text(raw.get("actual")), "stderr": _text(raw.get("stderr")), "raw": _text(raw.get("raw")),
+        "events": raw.get("events") if isinstance(raw.get("events"), list) else [],
+        "seconds": seconds if isinstance(seconds, int | float) else None,
+        "bad_status": None if status in STATUSES else _text(status),
+    }
+
+
+def engine_run(document: dict, source: str, taken: set[str]) -> EngineRun:
+    """An EngineRun from a results document (schema baobei-results/1)."""
+    if not isinstance(document, dict) or document.get("schema") != RESULTS_SCHEMA:
+        raise ReportError(f"{source}: not a baobei results document (schema {RESULTS_SCHEMA!r} expected)")
+    info = document.get("engine") if isinstance(document.get("engine"), dict) else {}
+    run = document.get("run") if isinstance(document.get("run"), dict) else {}
+    raw_results = document.get("results") if isinstance(document.get("results"), list) else []
+    name = _text(info.get("name")) or _text(info.get("command")) or Path(source).stem or "engine"
+    results: dict[str, dict] = {}
+    for raw in raw_results:
+        if isinstance(raw, dict) and _text(raw.get("id")):
+            entry = _result_entry(raw)
+            results[entry["id"]] = entry
+    counts = Counter(r["status"] for r in results.values())
+    by_part: dict[str, Counter] = {}
+    for r in results.values():
+        by_part.setdefault(r["part"], Counter())[r["status"]] += 1
+    return EngineRun(slug=slugify(name, taken, "engine"), name=name, source=source,
+                     info={str(k): _text(v) for k, v in info.items()}, run={str(k): _text(v) for k, v in run.items()},
+                     results=results, counts=counts, by_part=by_part)
+
+
+def load_results(path: str | Path) -> dict:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ReportError(f"{path}: cannot read the results: {exc}") from None
+
+
+def run_reference(scenarios: list[Scenario], broken: int = 0) -> dict:
+    """Run the suite on the reference in process (the runner, as ``baobei-conform`` does); the results document."""
+    started = datetime.datetime.now(datetime.UTC)
+    clock = time.perf_counter()
+    engine = ReferenceEngine()
+    outcomes = [run_scenario(s, engine) for s in scenarios]
+    info = {**ReferenceEngine.info, "command": "reference (in process)",
+            "capabilities": sorted(ReferenceEngine.capabilities)}
+    return results_document(scenarios, outcomes, info, {
+        "started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
+        "complete": True, "selected": len(scenarios), "broken_files": broken, "argv": ["report"], "shard": None,
+        "jobs": 1})
+
+
+# --- scenarios ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Exercise:
+    """What the reference's events cited while running one scenario."""
+
+    clauses: set[str] = field(default_factory=set)
+    rulings: set[str] = field(default_factory=set)
+    error: str = ""  # the scenario does not run through on the reference: where it stopped
+
+
+def exercise(scenario: Scenario, engine: ReferenceEngine | None = None) -> Exercise:
+    """Run one scenario on the reference with a trace collecting its events' clauses and rulings."""
+    found = Exercise()
+
+    def trace(step: dict, events: list[dict]) -> None:
+        for event in events or ():
+            if isinstance(event, dict):
+                if event.get("clause"):
+                    found.clauses.add(str(event["clause"]))
+                if event.get("ruling"):
+                    found.rulings.add(str(event["ruling"]))
+
+    try:
+        run_steps(scenario.steps, engine or ReferenceEngine(), trace=trace)
+    except StepFailed as exc:
+        found.error = f"line {scenario.file_line(exc.line)}: {exc.message} (expected {exc.expected}, " \
+                      f"actual {exc.actual})"
+    except Exception as exc:  # noqa: BLE001 - a crash of the reference is reported, not raised
+        found.error = f"the reference raised {type(exc).__name__}: {exc}"
+    return found
+
+
+@dataclass
+class ScenarioRow:
+    id: str
+    slug: str
+    title: str
+    part: str
+    file: str
+    clauses: list[str]
+    faq: list[str]
+    rulings: list[str]
+    tags: list[str]
+    scenario: Scenario | None  # None: only known from a results file
+    exercise: Exercise
+    statuses: dict[str, str]  # engine slug -> status
+    results: dict[str, dict]  # engine slug -> result entry (when run)
+
+    def tokens(self) -> str:
+        return " ".join(f"{slug}:{status}" for slug, status in self.statuses.items())
+
+    def search_text(self) -> str:
+        return " ".join([self.id, self.title, self.file, *self.clauses, *self.faq, *self.rulings, *self.tags]).lower()
+
+
+# --- clauses --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ClauseRow:
+    clause: Clause
+    part: str
+    cited_by: list[str]  # scenario ids
+    exercised_by: list[str]  # scenario ids whose reference run emitted an event citing it
+
+    @property
+    def id(self) -> str:
+        return self.clause.id
+
+    @property
+    def cited(self) -> bool:
+        return bool(self.cited_by)
+
+    @property
+    def exercised(self) -> bool:
+        return bool(self.exercised_by)
+
+    @property
+    def is_faq(self) -> bool:
+        return self.clause.kind == "faq"
+
+    @property
+    def uncovered(self) -> bool:
+        """A normative clause (or FAQ entry) that no scenario cites."""
+        return self.clause.kind in ("normative", "faq") and not self.cited
+
+    @property
+    def unexercised(self) -> bool:
+        """Cited but never exercised: a finding. FAQ entries are never cited by events, so they are exempt."""
+        return self.cited and not self.exercised and not self.is_faq
+
+    @property
+    def flags(self) -> list[str]:
+        return [f for f in FLAGS if getattr(self, f)]
+
+
+@dataclass
+class RulingRow:
+    ruling: object  # baobei_spec.Ruling
+    pinned_by: list[str]
+    exercised_by: list[str]
+
+
+@dataclass
+class Report:
+    spec: Spec
+    engines: list[EngineRun]
+    scenarios: list[ScenarioRow]
+    clauses: dict[str, ClauseRow]
+    rulings: dict[str, RulingRow]
+    broken: list[str]  # scenario files that do not load
+    scenarios_dir: str
+    generated: str
+    parts: list[str]
+    part_titles: dict[str, str]
+
+    def scenario(self, sid: str) -> ScenarioRow:
+        return next(s for s in self.scenarios if s.id == sid)
+
+    def clause_tokens(self, row: ClauseRow, by_id: dict[str, ScenarioRow]) -> str:
+        tokens = {f"{slug}:{by_id[sid].statuses[slug]}" for sid in row.cited_by for slug in by_id[sid].statuses}
+        return " ".join(sorted(tokens))
+
+    def clause_status(self, row: ClauseRow, slug: str, by_id: dict[str, ScenarioRow]) -> tuple[str, int, int]:
+        """(worst status, passed, total) of the clause's scenarios on one engine; ('none', 0, 0) if uncited."""
+        statuses = [by_id[sid].statuses[slug] for sid in row.cited_by]
+        if not statuses:
+            return "none", 0, 0
+        worst = min(statuses, key=SEVERITY.index)
+        return worst, statuses.count("pass"), len(statuses)
+
+    def coverage(self) -> dict:
+        normative = [c for c in self.clauses.values() if c.clause.kind == "normative"]
+        faq = [c for c in self.clauses.values() if c.is_faq]
+        pinned = [r for r in self.rulings.values() if r.pinned_by]
+        return {
+            "normative": len(normative),
+            "normative_cited": sum(c.cited for c in normative),
+            "normative_exercised": sum(c.exercised for c in normative),
+            "clauses": len(self.clauses),
+            "cited": sum(c.cited for c in self.clauses.values()),
+            "exercised": sum(c.exercised for c in self.clauses.values()),
+            "uncovered": [c.id for c in self.clauses.values() if c.uncovered and not c.is_faq],
+            "unexercised": [c.id for c in self.clauses.values() if c.unexercised],
+            "exercised_uncited": [c.id for c in self.clauses.values() if c.exercised and not c.cited],
+            "faq": len(faq),
+            "faq_cited": sum(c.cited for c in faq),
+            "faq_uncovered": [c.id for c in faq if not c.cited],
+            "rulings": len(self.rulings),
+            "rulings_pinned": len(pinned),
+            "rulings_exercised": sum(bool(r.exercised_by) for r in self.rulings.values()),
+            "rulings_unpinned": [r.ruling.id for r in self.rulings.values() if not r.pinned_by],
+            "reference_errors": [(s.id, s.exercise.error) for s in self.scenarios if s.exercise.error],
+            "unknown_events": sorted({c for s in self.scenarios for c in s.exercise.clauses} - set(self.clauses)),
+        }
+
+
+def load_suite_dir(scenarios_dir: str | Path, spec: Spec) -> tuple[list[Scenario], list[str]]:
+    """Every scenario under the folder (sorted by id) and the errors of the files that do not load."""
+    scenarios, broken = [], []
+    for path in scenario_files([scenarios_dir]) if Path(scenarios_dir).exists() else []:
+        try:
+            scenarios.append(load_scenario(path, spec))
+        except ScenarioError as exc:
+            broken.append(str(exc))
+    scenarios.sort(key=lambda s: s.id)
+    return scenarios, broken
+
+
+def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | Path = "scenarios",
+            spec: Spec | None = None) -> Report:
+    """Everything the report shows. No results file: the suite is run on the reference in process."""
+    spec = spec or load_spec()
+    suite, broken = load_suite_dir(scenarios_dir, spec)
+    taken: set[str] = set()
+    if results_files:
+        engines = [engine_run(load_results(f), str(f), taken) for f in results_files]
+    else:
+        if not suite:
+            raise ReportError(f"no scenario under {scenarios_dir} and no results file: nothing to report")
+        engines = [engine_run(run_reference(suite, len(broken)), "in process", taken)]
+
+    reference = ReferenceEngine()
+    rows: dict[str, ScenarioRow] = {}
+    slugs: set[str] = set()
+    for s in suite:
+        rows[s.id] = ScenarioRow(
+            id=s.id, slug=slugify(s.id, slugs, "scenario"), title=s.title, part=part(s), file=s.path,
+            clauses=list(s.clauses), faq=list(s.faq), rulings=list(s.rulings), tags=list(s.tags), scenario=s,
+            exercise=exercise(s, reference), statuses={}, results={})
+    for eng in engines:  # scenarios only known from results files
+        for sid, r in eng.results.items():
+            if sid not in rows:
+                rows[sid] = ScenarioRow(
+                    id=sid, slug=slugify(sid, slugs, "scenario"), title=r["title"], part=r["part"], file=r["file"],
+                    clauses=r["clauses"], faq=r["faq"], rulings=r["rulings"], tags=r["tags"], scenario=None,
+                    exercise=Exercise(error="not in the scenarios folder: not run on the reference"),
+                    statuses={}, results={})
+    for row in rows.values():
+        for eng in engines:
+            r = eng.results.get(row.id)
+            row.statuses[eng.slug] = r["status"] if r else NOT_RUN
+            if r:
+                row.results[eng.slug] = r
+    scenarios = sorted(rows.values(), key=lambda s: (part_key(s.part), s.id))
+
+    clauses = {cid: ClauseRow(c, part_of(cid), [], []) for cid, c in spec.clauses.items()}
+    rulings = {rid: RulingRow(r, [], []) for rid, r in sorted(spec.rulings.items(), key=lambda kv: id_key(kv[0]))}
+    for s in scenarios:
+        for cid in dict.fromkeys([*s.clauses, *s.faq]):
+            if cid in clauses:
+                clauses[cid].cited_by.append(s.id)
+        for cid in sorted(s.exercise.clauses):
+            if cid in clauses:
+                clauses[cid].exercised_by.append(s.id)
+        for rid in s.rulings:
+            if rid in rulings:
+                rulings[rid].pinned_by.append(s.id)
+        for rid in sorted(s.exercise.rulings):
+            if rid in rulings:
+                rulings[rid].exercised_by.append(s.id)
+
+    parts = sorted({s.part for s in scenarios} | {p for e in engines for p in e.by_part}, key=part_key)
+    part_titles = {}
+    for sec in spec.sections.values():
+        if "." not in sec.id:
+            pid = "6" if sec.id == "A" else sec.id
+            part_titles[pid] = f"Part {sec.id}: {sec.title}" if sec.id.isdigit() else sec.title
+    return Report(spec=spec, engines=engines, scenarios=scenarios, clauses=clauses, rulings=rulings,
+                  broken=broken, scenarios_dir=str(scenarios_dir),
+                  generated=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                  parts=parts, part_titles=part_titles)

@@ -1,0 +1,391 @@
+"""docs/protocol.md says exactly what the code does, and the Node skeleton speaks the protocol.
+
+The doc marks its examples in the fence's info string: ```json session:request / session:reply (one
+session with the reference engine, replayed here reply for reply), ```json request / reply:<cmd>
+(schema-checked), ```json actions, ```json manifest, ```ndjson wire and ```yaml expectations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import queue
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+from baobei_conform.cli import main as conform_main
+from baobei_conform.harness import load_expectations
+from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.protocol.client import ProtocolError, StdioEngine, Unsupported
+from baobei_conform.protocol.server import serve
+from baobei_conform.protocol.validate import MessageValidator
+from baobei_conform.runner.engine import params_to_json
+from baobei_conform.scenario import load_scenario
+from baobei_ref.actions import ACTIONS, action_from_json
+from baobei_ref.setup import position
+from baobei_spec import SPEC_ROOT
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "protocol.md"
+SKELETON = ROOT / "examples" / "node-skeleton"
+NODE = shutil.which("node")
+FENCE = re.compile(r"^```(\w+)[ \t]*([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S)
+CHECKED_LANGS = ("json", "ndjson", "yaml")
+TAGS = {"json": ("session:request", "session:reply", "request", "actions", "manifest"),
+        "ndjson": ("wire",), "yaml": ("expectations",)}
+ACTION_STEPS = {"apply", "new_game", "shuffle", "reject"}
+
+
+# --- the doc's examples ------------------------------------------------------------------------------
+def doc_text() -> str:
+    return DOC.read_text(encoding="utf-8")
+
+
+def blocks() -> list[tuple[str, str, str, int]]:
+    """(language, tag, body, line) of every fenced block."""
+    text = doc_text()
+    return [(m[1], m[2].strip(), m[3], text.count("\n", 0, m.start()) + 1) for m in FENCE.finditer(text)]
+
+
+def tagged(lang: str, tag: str) -> list[tuple[str, int]]:
+    return [(body, line) for lg, tg, body, line in blocks() if lg == lang and tg == tag]
+
+
+def session() -> list[tuple[dict, dict]]:
+    """The session's (request, reply) pairs in document order."""
+    pairs, request = [], None
+    for lang, tag, body, line in blocks():
+        if (lang, tag) == ("json", "session:request"):
+            assert request is None, f"line {line}: two session requests in a row"
+            request = json.loads(body)
+        elif (lang, tag) == ("json", "session:reply"):
+            assert request is not None, f"line {line}: a session reply without its request"
+            pairs.append((request, json.loads(body)))
+            request = None
+    assert request is None, "the session ends with a request without its reply"
+    return pairs
+
+
+def table_rows(heading: str) -> list[list[str]]:
+    """The cells of the first table under a ``## heading`` (header and rule excluded)."""
+    section = doc_text().split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    first = re.search(r"^\|.*\n(?:\|.*\n)*", section, re.M)
+    assert first, f"no table under {heading!r}"
+    return [[c.strip() for c in ln.strip("|").split(" | ")] for ln in first[0].splitlines()[2:]]
+
+
+def code_names(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+@pytest.fixture(scope="module")
+def validator() -> MessageValidator:
+    return MessageValidator()
+
+
+def test_every_example_is_marked_and_parses():
+    seen = []
+    for lang, tag, body, line in blocks():
+        if lang not in CHECKED_LANGS:
+            continue
+        known = tag in TAGS[lang] or (lang == "json" and re.fullmatch(r"reply:[a-z_]+", tag))
+        assert known, f"docs/protocol.md line {line}: ```{lang} block without a known tag ({tag!r})"
+        if lang == "json":
+            json.loads(body)
+        elif lang == "ndjson":
+            [json.loads(ln) for ln in body.splitlines()]
+        else:
+            yaml.safe_load(body)
+        seen.append(tag)
+    assert seen.count("session:request") >= 8 and seen.count("session:reply") == seen.count("session:request")
+    assert any(t.startswith("reply:") for t in seen)
+
+
+def test_session_requests_and_replies_validate(validator):
+    pairs = session()
+    assert [r["seq"] for r, _ in pairs] == list(range(1, len(pairs) + 1))
+    cmds = {r["cmd"] for r, _ in pairs}
+    assert cmds == {"hello", "setup", "apply", "state", "view", "legal_actions", "new_game", "stop"}
+    for request, reply in pairs:
+        validator.check_request(request)
+        assert reply["seq"] == request["seq"]
+        validator.check_reply(request["cmd"], reply, json.dumps(reply))
+
+
+def test_standalone_replies_validate(validator):
+    examples = [(tag.split(":", 1)[1], body, line) for lg, tag, body, line in blocks()
+                if lg == "json" and tag.startswith("reply:")]
+    assert {cmd for cmd, _, _ in examples} >= {"hello", "apply"}
+    for cmd, body, line in examples:
+        reply = json.loads(body)
+        assert isinstance(reply.get("ok"), bool), f"line {line}"
+        validator.check_reply(cmd, reply, body)
+    for body, _ in tagged("json", "request"):
+        validator.check_request(json.loads(body))
+
+
+def test_the_validator_is_not_vacuous(validator):
+    """The same check rejects a broken copy of the doc's examples."""
+    hello, reply = session()[0]
+    broken = {k: v for k, v in reply.items() if k != "capabilities"}
+    with pytest.raises(ProtocolError, match="capabilities"):
+        validator.check_reply("hello", broken, json.dumps(broken))
+    with pytest.raises(ProtocolError):
+        validator.check_request({**hello, "extra": 1})
+
+
+def test_session_replays_on_the_reference_engine():
+    """Every documented reply is the one the reference engine gives, in order."""
+    pairs = session()
+    out = io.StringIO()
+    serve(stdin=io.StringIO("".join(json.dumps(r) + "\n" for r, _ in pairs)), stdout=out)
+    actual = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(actual) == len(pairs)
+    for (request, documented), got in zip(pairs, actual, strict=True):
+        assert got == documented, f"seq {request['seq']} ({request['cmd']})"
+
+
+def test_session_uses_the_real_handshake_and_a_refused_action_changes_nothing():
+    pairs = session()
+    hello = pairs[0][0]
+    assert hello["protocol"] == PROTOCOL_VERSION and hello["params"] == params_to_json()
+    refused = [(r, p) for r, p in pairs if r["cmd"] == "apply" and not p["ok"]]
+    assert refused and all(p["error"]["code"] for _, p in refused)
+    assert pairs[-1][0]["cmd"] == "stop"
+
+
+def test_wire_example_is_one_exchange_of_the_session(validator):
+    (body, _), = tagged("ndjson", "wire")
+    lines = body.splitlines()
+    assert len(lines) == 2
+    request, reply = (json.loads(ln) for ln in lines)
+    assert lines[0] == json.dumps(request, separators=(",", ":"))  # compact, as the harness writes it
+    validator.check_request(request)
+    validator.check_reply(request["cmd"], reply, lines[1])
+    assert (request, reply) in session()
+
+
+def test_action_examples_round_trip_and_cover_every_type():
+    (body, _), = tagged("json", "actions")
+    examples = json.loads(body)
+    for example in examples:
+        assert action_from_json(example).to_json() == example
+    assert {e["type"] for e in examples} == set(ACTIONS)
+
+
+def test_action_table_lists_every_type_with_its_fields():
+    rows = {code_names(row[0])[0]: row for row in table_rows("4. Actions")}
+    assert list(rows) == list(ACTIONS)
+    for name, cls in ACTIONS.items():
+        fields = [f.name for f in dataclasses.fields(cls)]
+        assert code_names(rows[name][1]) == fields, name
+
+
+def test_error_code_table_is_spec_errors_yaml():
+    section = doc_text().split("\n### 3.3 apply\n", 1)[1].split("\n### ", 1)[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("| `")]
+    documented = [code_names(r)[0] for r in rows]
+    spec = yaml.safe_load((SPEC_ROOT / "errors.yaml").read_text(encoding="utf-8"))
+    assert documented == [e["code"] for e in spec]
+
+
+def test_decision_table_is_the_schema_enum():
+    schema = json.loads((SPEC_ROOT / "schemas" / "state.schema.json").read_text(encoding="utf-8"))
+    kinds = schema["properties"]["pending"]["properties"]["kind"]["enum"]
+    assert [code_names(row[0])[0] for row in table_rows("6. Pending decisions")] == kinds
+
+
+def test_event_table_is_every_kind_the_reference_emits():
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "baobei_ref").glob("*.py"))
+    emitted = set(re.findall(r"emit\(\s*\"([a-z_]+)\"", source))
+    documented = [code_names(row[0])[0] for row in table_rows("7. Events")]
+    assert len(documented) == len(set(documented))
+    assert set(documented) == emitted
+
+
+def test_manifest_example_is_the_skeleton_manifest():
+    (body, _), = tagged("json", "manifest")
+    manifest = json.loads((SKELETON / "baobei-engine.json").read_text(encoding="utf-8"))
+    assert json.loads(body) == manifest == {"command": ["node", "engine.js"]}
+
+
+def test_expectations_example_loads(tmp_path):
+    (body, _), = tagged("yaml", "expectations")
+    path = tmp_path / "expected.yaml"
+    path.write_text(body, encoding="utf-8")
+    expected = load_expectations(path)
+    assert expected and all(e["status"] in ("fail", "error", "skip") for e in expected.values())
+
+
+# --- the Node skeleton, driven directly ------------------------------------------------------------
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
+
+
+class NodeProcess:
+    """The skeleton as a child process: send a line, read one reply line, never hang."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([NODE, "engine.js"], cwd=SKELETON, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self.proc.stderr.read, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def send_raw(self, line: str) -> dict:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        reply = self.lines.get(timeout=10)
+        assert reply is not None, "the skeleton exited"
+        assert reply.endswith("\n") and "\n" not in reply[:-1]
+        return json.loads(reply)
+
+    def send(self, message: dict) -> dict:
+        return self.send_raw(json.dumps(message, separators=(",", ":")))
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=5)
+
+
+@pytest.fixture
+def node():
+    proc = NodeProcess()
+    yield proc
+    proc.close()
+
+
+def a_position() -> dict:
+    game = position(zones={0: ["owl", "heron", None, "macaw"], 1: ["owl", "eagle", "sparrow", "swallow"]},
+                    deck=["white_pelican"], discard=["flamingo"], active=0, known={0: [(0, 1)]})
+    return game.to_json()
+
+
+@needs_node
+def test_node_handshake(node, validator):
+    request = {"seq": 1, "cmd": "hello", "protocol": PROTOCOL_VERSION, "params": params_to_json()}
+    validator.check_request(request)
+    reply = node.send(request)
+    validator.check_reply("hello", reply, json.dumps(reply))
+    assert reply == {"seq": 1, "ok": True, "capabilities": [],
+                     "engine": {"name": "node-skeleton", "version": "0.1.0", "language": "javascript"}}
+
+
+@needs_node
+def test_node_refuses_another_major_version(node):
+    reply = node.send({"seq": 1, "cmd": "hello", "protocol": "2.0", "params": params_to_json()})
+    assert reply["seq"] == 1 and reply["ok"] is False and reply["error"]["code"] == "protocol_version"
+
+
+@needs_node
+def test_node_setup_state_round_trip(node, validator):
+    state = a_position()
+    node.send({"seq": 1, "cmd": "hello", "protocol": PROTOCOL_VERSION, "params": params_to_json()})
+    for params in (None, {"threshold": {"2": 20}}):
+        setup = {"seq": 2, "cmd": "setup", "state": state, "params": params}
+        validator.check_request(setup)
+        reply = node.send(setup)
+        assert reply == {"seq": 2, "ok": True}
+        reply = node.send({"seq": 3, "cmd": "state"})
+        validator.check_reply("state", reply, json.dumps(reply))
+        assert reply["seq"] == 3 and reply["ok"] is True and reply["state"] == state
+
+
+@needs_node
+def test_node_answers_unsupported_and_echoes_seq(node, validator):
+    node.send({"seq": 1, "cmd": "hello", "protocol": PROTOCOL_VERSION, "params": params_to_json()})
+    node.send({"seq": 2, "cmd": "setup", "state": a_position(), "params": None})
+    requests = [{"cmd": "apply", "action": {"type": "draw", "player": 0}}, {"cmd": "new_game", "players": 3},
+                {"cmd": "view", "player": 1}, {"cmd": "legal_actions"}]
+    for seq, request in enumerate(requests, start=17):
+        request = {"seq": seq, **request}
+        validator.check_request(request)
+        reply = node.send(request)
+        validator.check_reply(request["cmd"], reply, json.dumps(reply))
+        assert reply["seq"] == seq and reply["ok"] is False and reply["error"]["code"] == "unsupported"
+    assert node.send({"seq": 99, "cmd": "state"})["state"] == a_position()  # untouched
+
+
+@needs_node
+def test_node_answers_wrong_input_with_an_error(node):
+    for line in ("this is not JSON", "[1, 2]", '{"seq": 4, "cmd": "hel', "42"):
+        reply = node.send_raw(line)
+        assert reply["ok"] is False and reply["seq"] is None and isinstance(reply["error"]["code"], str)
+    reply = node.send({"seq": 5, "cmd": "frobnicate"})
+    assert reply["seq"] == 5 and reply["ok"] is False and reply["error"]["code"] == "unsupported"
+    reply = node.send({"seq": 6})
+    assert reply["seq"] == 6 and reply["ok"] is False
+    reply = node.send({"seq": 7, "cmd": "setup", "state": "not a state"})
+    assert reply["seq"] == 7 and reply["ok"] is False and reply["error"]["code"] == "engine_error"
+    reply = node.send({"seq": 8, "cmd": "state"})  # nothing set up yet: an error, not a crash
+    assert reply["seq"] == 8 and reply["ok"] is False
+    assert node.send({"seq": 9, "cmd": "hello", "protocol": "1.0", "params": params_to_json()})["ok"] is True
+    assert node.proc.poll() is None
+
+
+@needs_node
+def test_node_stop_exits_cleanly(node):
+    node.send({"seq": 1, "cmd": "hello", "protocol": PROTOCOL_VERSION, "params": params_to_json()})
+    assert node.send({"seq": 2, "cmd": "stop"}) == {"seq": 2, "ok": True}
+    assert node.proc.wait(timeout=5) == 0
+    assert node.lines.get(timeout=5) is None  # nothing after the stop reply
+
+
+@needs_node
+def test_node_exits_at_the_end_of_its_input(node):
+    node.proc.stdin.close()
+    assert node.proc.wait(timeout=5) == 0
+
+
+@needs_node
+def test_node_through_the_harness_client():
+    """The harness's own client, in validation mode, drives the skeleton."""
+    engine = StdioEngine([NODE, "engine.js"], params_to_json(), timeout=10, validator=MessageValidator(),
+                         cwd=str(SKELETON))
+    engine.start()
+    try:
+        assert engine.name == "node-skeleton" and engine.capabilities == set()
+        engine.setup(a_position(), None)
+        assert engine.state() == a_position()
+        with pytest.raises(Unsupported):
+            engine.apply({"type": "draw", "player": 0})
+        with pytest.raises(Unsupported):
+            engine.view(0)
+    finally:
+        process = engine.process
+        engine.stop()
+    assert process.returncode == 0
+
+
+# --- baobei-conform on the Node skeleton ---------------------------------------------------------
+@needs_node
+def test_conform_run_on_the_node_skeleton(tmp_path, capsys):
+    out = tmp_path / "results.json"
+    rc = conform_main([str(SKELETON), "-q", "--validate", "--timeout", "30", "--scenarios", str(ROOT / "scenarios"),
+                       "--json", str(out)])
+    capsys.readouterr()
+    document = json.loads(out.read_text(encoding="utf-8"))
+    summary, run = document["summary"], document["run"]
+    assert run["complete"] is True
+    assert summary["total"] == run["selected"] == len(document["results"]) > 0
+    assert document["engine"]["name"] == "node-skeleton" and document["engine"]["capabilities"] == []
+    assert summary["errors"] == 0, [r["message"] for r in document["results"] if r["status"] == "error"][:3]
+    for result in document["results"]:
+        steps = {step["op"] for step in load_scenario(ROOT / result["file"]).steps}
+        if result["status"] == "pass":
+            assert not steps & ACTION_STEPS, f"{result['id']} passed on an engine that cannot act"
+        if steps & ACTION_STEPS:
+            assert result["status"] in ("skip", "fail"), result["id"]
+    assert rc == (0 if run["broken_files"] == 0 and summary["failed"] == 0 else 1)
