@@ -18,7 +18,7 @@ import sys
 
 from baobei_conform.protocol.server import serve
 from baobei_ref import cards, deck, game, pluck, powers, scoring
-from baobei_ref.actions import CallBao, ShowCard, TakeDiscard
+from baobei_ref.actions import CallBao, Keep, ShowCard, TakeDiscard
 
 
 def pelicans_dont_match():
@@ -48,6 +48,17 @@ def power_on_take():
         perform(g, a)
         g.then(["power", a.player, card, "2.8.6"])
     game.ANSWERS[("turn", TakeDiscard)] = (validate, wrong)
+
+
+def power_on_replaced_card():
+    """Keeping the drawn card activates the power of the card it replaces, which goes face up."""
+    validate, perform = game.ANSWERS[("drawn", Keep)]
+
+    def wrong(g, a):
+        old = g.state.card_at((a.player, a.slot))
+        perform(g, a)
+        g.then(["power", a.player, old, "2.7.3"])
+    game.ANSWERS[("drawn", Keep)] = (validate, wrong)
 
 
 def bao_tie_succeeds():
@@ -174,6 +185,7 @@ BUGS = {
     "match_by_value": (match_by_value, ["3.1.6", "3.1.9", "6.9.7"]),
     "active_plucks_own_discard": (active_plucks_own_discard, ["3.2.3", "3.6.1"]),
     "power_on_take": (power_on_take, ["2.8.6", "6.1.5"]),
+    "power_on_replaced_card": (power_on_replaced_card, ["6.1.5", "2.7.3"]),
     "bao_tie_succeeds": (bao_tie_succeeds, ["4.1.1", "5.2.4"]),
     "bao_no_minimum": (bao_no_minimum, ["5.2.4"]),
     "caller_plays_again": (caller_plays_again, ["4.1.5", "4.1.4"]),

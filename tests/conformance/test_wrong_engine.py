@@ -38,6 +38,7 @@ TOUCHES = {
                                      for e in _plucks(ev, False)),
     "active_plucks_own_discard": lambda ev: any(e["kind"] == "discarded" and e["clause"] != "3.5.4" for e in ev),
     "power_on_take": lambda ev: any(e["kind"] == "took_discard" for e in ev),
+    "power_on_replaced_card": lambda ev: any(e["kind"] == "kept" for e in ev),
     "bao_tie_succeeds": lambda ev: any(e["kind"] == "bao_scored" and e["clause"] == "5.2.4" for e in ev),
     "bao_no_minimum": lambda ev: any(e["kind"] == "bao_scored" and e["clause"] == "5.2.4" for e in ev),
     "caller_plays_again": lambda ev: any(e["kind"] == "bao" for e in ev),
