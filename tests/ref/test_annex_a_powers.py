@@ -7,8 +7,8 @@ register (R-04, R-08, R-11, R-12, R-18, R-19) where the text is silent.
 from __future__ import annotations
 
 import pytest
+from _rules import rejected as rejects
 
-from baobei_ref import RuleError
 from baobei_ref.actions import (
     BlindSwap,
     CloseWindow,
@@ -41,14 +41,6 @@ def play(g, *actions) -> list:
         events += g.apply(action)
     return events
 
-
-def rejects(g, action, code: str) -> None:
-    """The action is refused with ``code`` and the state is left exactly as it was."""
-    before = g.to_json()
-    with pytest.raises(RuleError) as exc:
-        g.apply(action)
-    assert exc.value.code == code
-    assert g.to_json() == before
 
 
 def powers(events) -> list[tuple[int, str]]:

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 
 import pytest
+from _rules import rejected
 
 from baobei_ref import RuleError
 from baobei_ref.actions import (
@@ -40,14 +41,6 @@ ANON = {"card": None, "species": None}
 
 
 # --- helpers -------------------------------------------------------------------------------------
-def rejected(g: Game, action, code: str) -> None:
-    """``action`` is refused with ``code`` and the state is exactly as before."""
-    before = g.to_json()
-    with pytest.raises(RuleError) as err:
-        g.apply(action)
-    assert err.value.code == code, err.value
-    assert g.to_json() == before
-
 
 def zone(g: Game, p: int) -> list[str | None]:
     """Card ids of ``p``'s slots (None: empty slot), slot 1 first."""

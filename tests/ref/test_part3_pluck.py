@@ -7,8 +7,9 @@ or, where the text is silent, from the rulings register (R-04, R-10, R-14, R-16,
 from __future__ import annotations
 
 import pytest
+from _rules import rejected as reject
 
-from baobei_ref import Game, RuleError
+from baobei_ref import Game
 from baobei_ref.actions import (
     ChooseFirstPlayer,
     CloseWindow,
@@ -63,15 +64,6 @@ def species(card_id: str) -> str:
 def seen_by(g: Game, card_id: str) -> list[int]:
     return sorted(js(g)["seen"].get(card_id, []))
 
-
-def reject(g: Game, action, *codes: str) -> RuleError:
-    """The action is refused with one of ``codes`` and the state is exactly as before."""
-    before = js(g)
-    with pytest.raises(RuleError) as err:
-        g.apply(action)
-    assert err.value.code in codes, err.value
-    assert js(g) == before
-    return err.value
 
 
 def own_draw(zones=None, drawn="owl", **kw) -> Game:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from _rules import rejected
 
-from baobei_ref import RuleError
 from baobei_ref.actions import (
     BlindSwap,
     CallBao,
@@ -38,14 +38,6 @@ THRESHOLD = SPEC.params.threshold  # R-02: provisional, a rule parameter
 
 
 # --- helpers ----------------------------------------------------------------------------------------
-def rejected(g, action, *codes: str) -> None:
-    """``action`` is refused with one of ``codes`` and the state is left exactly as it was."""
-    before = g.to_json()
-    with pytest.raises(RuleError) as err:
-        g.apply(action)
-    assert err.value.code in codes, err.value
-    assert g.to_json() == before
-
 
 def close_windows(g) -> None:
     while g.pending.kind == "window":
