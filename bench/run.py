@@ -7,6 +7,8 @@ scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
 (stdio_start_s: starting it and the handshake).
+report_build_s: ``baobei-conform report`` for the full suite with no results file (the reference run in process,
+the exercised-coverage run, every page written) into a temporary folder.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import json
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -88,6 +91,16 @@ def bench_suite() -> dict:
     return figures
 
 
+def bench_report() -> dict:
+    """Build the HTML report for the full suite on the reference (no results file) into a temporary folder."""
+    from baobei_conform.report import build_report
+
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        build_report(out, [], scenarios_dir=ROOT / "scenarios")
+        return {"report_build_s": round(time.perf_counter() - start, 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -97,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = bench_reference(args.seconds)
     figures.update(bench_scenarios())
     figures.update(bench_suite())
+    figures.update(bench_report())
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:

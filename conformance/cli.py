@@ -29,6 +29,7 @@ from baobei_spec import load_spec
 from baobei_spec.summary import render, summarize
 
 SUBCOMMANDS = ("spec", "lint", "explain")
+DEFAULT_REPORT_DIR = "baobei-report"
 
 
 def _spec_command(args: argparse.Namespace) -> int:
@@ -106,6 +107,9 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
     parser.add_argument("--max-fail", type=int, help="stop after N failures")
     parser.add_argument("--validate", action="store_true", help="check every message against the schemas")
+    parser.add_argument("--report", metavar="DIR", default=DEFAULT_REPORT_DIR,
+                        help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR})")
+    parser.add_argument("--no-report", action="store_true", help="do not write the HTML report")
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summary")
     return parser
 
@@ -189,12 +193,32 @@ def _run_command(argv: list[str]) -> int:
         write_json(args.json, document)
     if args.junit:
         write_junit(args.junit, document)
+    if not args.no_report:
+        _write_report(args.report, document, args.scenarios)
     s = document["summary"]
     return 0 if complete and not broken and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
 
 
+def _write_report(out: str, document: dict, scenario_paths: list[str]) -> None:
+    """The HTML report of this run (issue: the main job shows where it is)."""
+    import tempfile
+    from pathlib import Path
+
+    from baobei_conform.report import build_report
+
+    with tempfile.TemporaryDirectory() as tmp:
+        results = Path(tmp) / "results.json"
+        write_json(str(results), document)
+        index = build_report(out, [results], scenario_paths[0])
+    print(f"report: {index}")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "report":
+        from baobei_conform.report import report_main
+
+        return report_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         args = sub_parser().parse_args(argv)
         return args.func(args)

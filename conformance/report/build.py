@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from baobei_conform.report.model import ALL_STATUSES, ClauseRow, Report, collect, id_key, pct
+from baobei_conform.report.model import ALL_STATUSES, ClauseRow, Report, collect, id_key, part_key, pct
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -87,8 +87,7 @@ def write_report(report: Report, out: Path) -> Path:
     common = {
         "report": report, "engines": report.engines, "by_id": by_id, "coverage": report.coverage(),
         "statuses": ALL_STATUSES, "parts": report.parts, "part_titles": report.part_titles,
-        "clause_parts": sorted({r.part for r in clause_rows}, key=lambda p: report.parts.index(p)
-                               if p in report.parts else 99),
+        "clause_parts": sorted({r.part for r in clause_rows} | set(report.parts), key=part_key),
     }
 
     def page(template: str, path: Path, root: str = "", **extra) -> None:
@@ -124,7 +123,7 @@ def _source(s) -> dict:
     steps = []
     for step in s.scenario.steps:
         line = s.scenario.file_line(step["line"]) if isinstance(step.get("line"), int) else None
-        brief = {k: v for k, v in step.items() if k not in ("op", "line", "state")}
+        brief = {k: "…" if k == "state" else v for k, v in step.items() if k not in ("op", "line")}
         steps.append({"line": line, "op": step.get("op", "?"), "brief": json.dumps(brief, ensure_ascii=False),
                       "full": json.dumps(step, indent=2, ensure_ascii=False), "failing": failing.get(line, [])})
     return {"source": source, "steps": steps}

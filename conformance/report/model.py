@@ -308,7 +308,8 @@ class Report:
         return worst, statuses.count("pass"), len(statuses)
 
     def coverage(self) -> dict:
-        normative = [c for c in self.clauses.values() if c.clause.kind == "normative"]
+        rows = sorted(self.clauses.values(), key=lambda c: id_key(c.id))
+        normative = [c for c in rows if c.clause.kind == "normative"]
         faq = [c for c in self.clauses.values() if c.is_faq]
         pinned = [r for r in self.rulings.values() if r.pinned_by]
         return {
@@ -316,11 +317,11 @@ class Report:
             "normative_cited": sum(c.cited for c in normative),
             "normative_exercised": sum(c.exercised for c in normative),
             "clauses": len(self.clauses),
-            "cited": sum(c.cited for c in self.clauses.values()),
-            "exercised": sum(c.exercised for c in self.clauses.values()),
-            "uncovered": [c.id for c in self.clauses.values() if c.uncovered and not c.is_faq],
-            "unexercised": [c.id for c in self.clauses.values() if c.unexercised],
-            "exercised_uncited": [c.id for c in self.clauses.values() if c.exercised and not c.cited],
+            "cited": sum(c.cited for c in rows),
+            "exercised": sum(c.exercised for c in rows),
+            "uncovered": [c.id for c in rows if c.uncovered and not c.is_faq],
+            "unexercised": [c.id for c in rows if c.unexercised],
+            "exercised_uncited": [c.id for c in rows if c.exercised and not c.cited],
             "faq": len(faq),
             "faq_cited": sum(c.cited for c in faq),
             "faq_uncovered": [c.id for c in faq if not c.cited],
@@ -329,6 +330,7 @@ class Report:
             "rulings_exercised": sum(bool(r.exercised_by) for r in self.rulings.values()),
             "rulings_unpinned": [r.ruling.id for r in self.rulings.values() if not r.pinned_by],
             "reference_errors": [(s.id, s.exercise.error) for s in self.scenarios if s.exercise.error],
+            "results_only": [s.id for s in self.scenarios if s.scenario is None],
             "unknown_events": sorted({c for s in self.scenarios for c in s.exercise.clauses} - set(self.clauses)),
         }
 
@@ -372,7 +374,7 @@ def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | 
                 rows[sid] = ScenarioRow(
                     id=sid, slug=slugify(sid, slugs, "scenario"), title=r["title"], part=r["part"], file=r["file"],
                     clauses=r["clauses"], faq=r["faq"], rulings=r["rulings"], tags=r["tags"], scenario=None,
-                    exercise=Exercise(error="not in the scenarios folder: not run on the reference"),
+                    exercise=Exercise(),
                     statuses={}, results={})
     for row in rows.values():
         for eng in engines:

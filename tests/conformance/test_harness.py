@@ -173,10 +173,13 @@ def test_reference_served_over_the_protocol_passes(tmp_path, passing):
                     reason="console scripts not on PATH")
 def test_console_scripts(tmp_path, passing):
     out = tmp_path / "r.json"
+    report = tmp_path / "report"
     proc = subprocess.run(["baobei-conform", "-q", "--scenarios", str(passing), "--json", str(out),
-                           "--", "baobei-ref", "serve"], capture_output=True, text=True, timeout=60)
+                           "--report", str(report), "--", "baobei-ref", "serve"],
+                          capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "3 passed, 0 failed" in proc.stdout
+    assert f"report: {report / 'index.html'}" in proc.stdout and (report / "index.html").is_file()
     assert json.loads(out.read_text())["summary"]["passed"] == 3
 
 
@@ -512,3 +515,15 @@ def test_ctrl_c_in_the_cli_writes_an_incomplete_document(tmp_path, mixed, monkey
     assert code == 1
     assert doc["run"]["complete"] is False and doc["summary"]["total"] == 1
     assert statuses(doc) == {"basic-draw-discard": "pass"}
+
+
+def test_the_default_run_writes_the_report_and_says_where(tmp_path, passing, capsys):
+    import baobei_conform.cli
+
+    assert main(["-q", "--scenarios", str(passing)]) == 0
+    index = tmp_path / "baobei-report" / "index.html"
+    assert baobei_conform.cli.DEFAULT_REPORT_DIR == str(tmp_path / "baobei-report")
+    assert f"report: {index}" in capsys.readouterr().out
+    assert index.is_file() and "scenario" in index.read_text(encoding="utf-8")
+    assert main(["-q", "--no-report", "--scenarios", str(passing), "--report", str(tmp_path / "other")]) == 0
+    assert not (tmp_path / "other").exists()

@@ -76,8 +76,8 @@ def test_every_bug_has_a_touch_rule_and_clauses():
 def test_the_suite_catches_the_misreading(bug, tmp_path, reference_events):
     results = tmp_path / "results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "baobei_conform.cli", "-q", "-j", "2", "--timeout", "20", "--json", str(results),
-         "--", sys.executable, str(ENGINE), "--bug", bug],
+        [sys.executable, "-m", "baobei_conform.cli", "-q", "--no-report", "-j", "2", "--timeout", "20",
+         "--json", str(results), "--", sys.executable, str(ENGINE), "--bug", bug],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 1, run.stdout + run.stderr
@@ -92,7 +92,7 @@ def test_the_suite_catches_the_misreading(bug, tmp_path, reference_events):
 def test_the_wrong_engine_without_bugs_passes_everything(tmp_path):
     results = tmp_path / "results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "baobei_conform.cli", "-q", "-j", "2", "--json", str(results),
+        [sys.executable, "-m", "baobei_conform.cli", "-q", "--no-report", "-j", "2", "--json", str(results),
          "--", sys.executable, str(ENGINE)], cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

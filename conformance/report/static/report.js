@@ -148,7 +148,7 @@
       if (reset) {
         reset.addEventListener("click", function () { writeForm(form, {}); update(); });
       }
-      apply(readForm(form));
+      apply(readForm(form));  // no scrolling here: headless screenshots of a scrolled page come out blank
     } else if (fromHash) {
       apply(fromHash);
     }

@@ -1,0 +1,126 @@
+"""The report's filters in a real browser: headless Chromium loads index.html with a filter in the address
+(``#status=fail``), the DOM it dumps shows which rows the script hid; then a screenshot.
+
+Skipped when no Chromium is installed (``apt-get install chromium`` on Debian)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from baobei_conform.report import build_report, collect
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def browser() -> str:
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip(f"no headless browser on PATH (looked for {', '.join(BROWSERS)}); "
+                "install one, e.g. `apt-get install -y chromium`, to run the report's filters in a browser")
+
+
+def run_browser(exe: str, profile: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
+    argv = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--hide-scrollbars", f"--user-data-dir={profile}", "--virtual-time-budget=3000", *extra, url]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+class Dom(HTMLParser):
+    """Filterable rows of the dumped DOM: their data-* attributes and whether the script hid them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict] = []
+        self.counts: dict[str, str] = {}
+        self._count: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "data-filter-row" in attrs:
+            self.rows.append({**attrs, "hidden": "hidden" in attrs})
+        self._count = attrs.get("data-filter-count") if tag == "output" else None
+
+    def handle_data(self, data):
+        if self._count and data.strip():
+            self.counts.setdefault(self._count, data.strip())
+
+
+def dump(exe: str, profile: Path, url: str) -> Dom:
+    dom = Dom()
+    dom.feed(run_browser(exe, profile, url, "--dump-dom").stdout)
+    assert dom.rows, "the dumped DOM has no filterable rows"
+    return dom
+
+
+@pytest.fixture(scope="module")
+def one_failure(tmp_path_factory):
+    """A report where exactly one scenario failed: the reference's results with one status changed."""
+    exe = browser()
+    tmp = tmp_path_factory.mktemp("browser")
+    report = collect(scenarios_dir=SCENARIOS)
+    from baobei_conform.report.model import run_reference  # the same runner the report uses in process
+
+    scenarios = [s.scenario for s in report.scenarios if s.scenario is not None]
+    document = run_reference(scenarios)
+    failed = next(r for r in document["results"] if r["part"] == "3")
+    failed.update(status="fail", message="expect top", expected="top is swallow", actual="top is eagle", line=12)
+    results = tmp / "one-failure.json"
+    results.write_text(json.dumps(document), encoding="utf-8")
+    index = build_report(tmp / "report", [results], scenarios_dir=SCENARIOS)
+    return exe, tmp, index, failed
+
+
+def test_hash_filter_shows_only_the_failed_scenario(one_failure):
+    exe, tmp, index, failed = one_failure
+    dom = dump(exe, tmp / "profile", index.as_uri() + "#status=fail")
+    scenarios = [r for r in dom.rows if "data-scenario" in r]
+    assert len(scenarios) > 100
+    assert [r["data-scenario"] for r in scenarios if not r["hidden"]] == [failed["id"]]
+    clauses = [r for r in dom.rows if "data-clause" in r]
+    visible = {r["data-clause"] for r in clauses if not r["hidden"]}
+    assert visible == set(failed["clauses"]) | set(failed["faq"])  # the clauses the failed scenario cites
+    assert dom.counts["scenarios"] == f"1 of {len(scenarios)} shown"
+
+
+def test_hash_filter_by_part_and_text(one_failure):
+    exe, tmp, index, failed = one_failure
+    dom = dump(exe, tmp / "profile", index.as_uri() + "#part=B")
+    shown = [r for r in dom.rows if "data-scenario" in r and not r["hidden"]]
+    assert shown and all(r["data-part"] == "B" for r in shown)
+    assert all(r["hidden"] for r in dom.rows if "data-scenario" in r and r["data-part"] != "B")
+
+    dom = dump(exe, tmp / "profile", index.as_uri() + "#text=pelican%20family&engine=baobei-ref&status=pass")
+    shown = [r for r in dom.rows if "data-scenario" in r and not r["hidden"]]
+    assert shown and all("pelican" in r["data-text"] and "family" in r["data-text"] for r in shown)
+    assert failed["id"] not in {r["data-scenario"] for r in shown}
+
+    dom = dump(exe, tmp / "profile", index.as_uri() + "#flag=unexercised")
+    shown = [r for r in dom.rows if "data-clause" in r and not r["hidden"]]
+    assert shown and all("unexercised" in r["data-flags"].split() for r in shown)
+
+
+def test_screenshot(one_failure):
+    """The overview (117 of 118 passed) and the clause tree filtered down to the failed scenario's clauses."""
+    exe, tmp, index, failed = one_failure
+    for page in ("index.html", "clauses.html"):
+        png = tmp / f"{page}.png"
+        url = index.with_name(page).as_uri() + "#status=fail"
+        run_browser(exe, tmp / "profile", url, f"--screenshot={png}", "--window-size=1280,900")
+        data = png.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">II", data[16:24]) == (1280, 900)
+        assert len(data) > 20_000, f"{png}: a blank page compresses to a few kilobytes"
+        print(f"\nscreenshot: {png} ({len(data)} bytes)")
