@@ -6,6 +6,7 @@ Skipped when no Chromium is installed (``apt-get install chromium`` on Debian)."
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -26,6 +27,8 @@ def browser() -> str:
         path = shutil.which(name)
         if path:
             return path
+    if os.environ.get("CI"):  # .ci/run installs Chromium: in CI a missing browser is a failure, not a skip
+        pytest.fail(f"CI has no headless browser on PATH (looked for {', '.join(BROWSERS)})")
     pytest.skip(f"no headless browser on PATH (looked for {', '.join(BROWSERS)}); "
                 "install one, e.g. `apt-get install -y chromium`, to run the report's filters in a browser")
 
