@@ -194,22 +194,25 @@ def _run_command(argv: list[str]) -> int:
     if args.junit:
         write_junit(args.junit, document)
     if not args.no_report:
-        _write_report(args.report, document, args.scenarios)
+        _write_report(args.report, document, args.scenarios, args.json)
     s = document["summary"]
     return 0 if complete and not broken and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
 
 
-def _write_report(out: str, document: dict, scenario_paths: list[str]) -> None:
-    """The HTML report of this run (issue: the main job shows where it is)."""
+def _write_report(out: str, document: dict, scenario_paths: list[str], results_file: str | None) -> None:
+    """The HTML report of this run, built from its results (the --json file when there is one)."""
     import tempfile
     from pathlib import Path
 
     from baobei_conform.report import build_report
 
-    with tempfile.TemporaryDirectory() as tmp:
-        results = Path(tmp) / "results.json"
-        write_json(str(results), document)
-        index = build_report(out, [results], scenario_paths[0])
+    if results_file:
+        index = build_report(out, [results_file], scenario_paths[0])
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            results = Path(tmp) / "results.json"
+            write_json(str(results), document)
+            index = build_report(out, [results], scenario_paths[0])
     print(f"report: {index}")
 
 

@@ -17,6 +17,7 @@ import argparse
 import sys
 
 from baobei_conform.protocol.server import serve
+from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import cards, deck, game, pluck, powers, scoring
 from baobei_ref.actions import CallBao, Keep, ShowCard, TakeDiscard
 
@@ -205,9 +206,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bug", action="append", default=[], choices=[*BUGS, "all"], help="misreading to switch on")
     args = parser.parse_args(argv)
-    for name in BUGS if "all" in args.bug else args.bug:
+    bugs = list(BUGS) if "all" in args.bug else args.bug
+    for name in bugs:
         BUGS[name][0]()
-    return serve()
+
+    def engine() -> ReferenceEngine:
+        wrong = ReferenceEngine()
+        wrong.name = "wrong-engine" + (f" ({', '.join(bugs)})" if bugs else "")
+        return wrong
+    return serve(engine)
 
 
 if __name__ == "__main__":
