@@ -18,6 +18,8 @@ from collections import deque
 
 from baobei_conform.protocol import PROTOCOL_VERSION
 
+PIPE_SAFE = 32 * 1024  # bytes a batch may write without a thread: well under a Linux pipe's 64 KiB
+
 
 class EngineProblem(Exception):
     """The engine misbehaved; the scenario is an ``error``, the engine gets restarted."""
@@ -129,18 +131,22 @@ class StdioEngine:
         self.start()
 
     # --- requests ---
-    def request(self, message: dict) -> dict:
-        if self.process is None:
-            self.start()
+    def _prepare(self, message: dict) -> tuple[dict, bytes]:
         self.seq += 1
         message = {"seq": self.seq, **message}
         if self.validator:
             self.validator.check_request(message)
+        return message, (json.dumps(message, separators=(",", ":")) + "\n").encode()
+
+    def _send(self, data: bytes) -> None:
         try:
-            self.process.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode())
+            self.process.stdin.write(data)
         except (OSError, ValueError):
             code = self._reap()
             raise EngineCrashed(f"the engine closed its input (exit code {code})", self.stderr()) from None
+
+    def _receive(self, message: dict) -> dict:
+        """The reply to ``message``: checked for JSON, the echoed seq, ``ok`` and (validating) the schema."""
         try:
             line = self._read_line(time.monotonic() + self.timeout)
         except TimeoutError:
@@ -152,8 +158,8 @@ class StdioEngine:
             reply = json.loads(line)
         except json.JSONDecodeError:
             raise ProtocolError("the engine wrote a line that is not JSON", self.stderr(), line) from None
-        if not isinstance(reply, dict) or reply.get("seq") != self.seq:
-            raise ProtocolError(f"the reply does not echo seq {self.seq}", self.stderr(), line)
+        if not isinstance(reply, dict) or reply.get("seq") != message["seq"]:
+            raise ProtocolError(f"the reply does not echo seq {message['seq']}", self.stderr(), line)
         if not isinstance(reply.get("ok"), bool):
             raise ProtocolError("the reply lacks a boolean 'ok'", self.stderr(), line)
         if self.validator:
@@ -162,42 +168,115 @@ class StdioEngine:
             raise Unsupported(f"the engine does not support {message['cmd']!r}")
         return reply
 
-    def _ok(self, message: dict, field: str | None = None):
-        reply = self.request(message)
+    def request(self, message: dict) -> dict:
+        """Send one request and wait for its reply."""
+        if self.process is None:
+            self.start()
+        message, data = self._prepare(message)
+        self._send(data)
+        return self._receive(message)
+
+    def _result(self, message: dict, reply: dict):
+        """What the runner gets from a reply: events or an error code for apply, the state, the view."""
+        cmd = message["cmd"]
+        if cmd == "apply":
+            if not reply["ok"]:
+                code = (reply.get("error") or {}).get("code")
+                if not isinstance(code, str):
+                    raise ProtocolError("a refused action needs error.code", self.stderr(), json.dumps(reply))
+                return None, code
+            return (reply.get("events") or [] if "events" in self.capabilities else []), None
         if not reply["ok"]:
             error = reply.get("error") or {}
-            raise ProtocolError(f"{message['cmd']!r} failed: {error.get('code')}: {error.get('message', '')}",
+            raise ProtocolError(f"{cmd!r} failed: {error.get('code')}: {error.get('message', '')}",
                                 self.stderr(), json.dumps(reply))
-        if field is not None:
-            if field not in reply:
-                raise ProtocolError(f"the {message['cmd']!r} reply lacks {field!r}", self.stderr(), json.dumps(reply))
-            return reply[field]
-        return None
+        field = {"state": "state", "view": "view"}.get(cmd)
+        if field is None:
+            return None
+        if field not in reply:
+            raise ProtocolError(f"the {cmd!r} reply lacks {field!r}", self.stderr(), json.dumps(reply))
+        return reply[field]
+
+    def batch(self, calls: list[tuple]) -> list:
+        """Run calls like ("apply", action) pipelined: all requests go out at once, replies are read in order.
+
+        Returns one result per call; a call that failed holds its exception, and after an engine
+        problem every later call holds the same one (the engine is no longer trustworthy).
+        """
+        if self.process is None:
+            self.start()
+        results: list = []
+        messages, chunks = [], []
+        for call in calls:
+            if call[0] == "view" and "views" not in self.capabilities:
+                messages.append(Unsupported("the engine does not offer views"))
+                continue
+            message, data = self._prepare(_message(call))
+            messages.append(message)
+            chunks.append(data)
+        writer = None
+        data = b"".join(chunks)
+        if len(data) <= PIPE_SAFE:  # fits in the pipe: the write cannot block
+            self._send(data)
+        else:  # a writer thread, so a long batch cannot deadlock on full pipes
+            writer = threading.Thread(target=self._write_quietly, args=(data,), daemon=True)
+            writer.start()
+        for message in messages:
+            if isinstance(message, Exception):
+                results.append(message)
+                continue
+            try:
+                results.append(self._result(message, self._receive(message)))
+            except Unsupported as exc:
+                results.append(exc)
+            except EngineProblem as exc:
+                results += [exc] * (len(messages) - len(results))
+                break
+        if writer is not None:
+            writer.join(timeout=1)
+        return results
+
+    def _write_quietly(self, data: bytes) -> None:
+        try:
+            self.process.stdin.write(data)
+        except (OSError, ValueError, AttributeError):
+            pass  # the reader reports the dead engine with its exit code and stderr
+
+    def _one(self, call: tuple):
+        (result,) = self.batch([call])
+        if isinstance(result, Exception):
+            raise result
+        return result
 
     # --- the runner's engine interface ---
     def setup(self, state: dict, params: dict | None) -> None:
-        self._ok({"cmd": "setup", "state": state, "params": params})
+        self._one(("setup", state, params))
 
     def new_game(self, players: int) -> None:
-        self._ok({"cmd": "new_game", "players": players})
+        self._one(("new_game", players))
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
-        reply = self.request({"cmd": "apply", "action": action})
-        if not reply["ok"]:
-            code = (reply.get("error") or {}).get("code")
-            if not isinstance(code, str):
-                raise ProtocolError("a refused action needs error.code", self.stderr(), json.dumps(reply))
-            return None, code
-        return (reply.get("events") or [] if "events" in self.capabilities else []), None
+        return self._one(("apply", action))
 
     def state(self) -> dict:
-        return self._ok({"cmd": "state"}, "state")
+        return self._one(("state",))
 
     def view(self, player: int) -> dict:
-        if "views" not in self.capabilities:
-            raise Unsupported("the engine does not offer views")
-        return self._ok({"cmd": "view", "player": player}, "view")
+        return self._one(("view", player))
 
+
+def _message(call: tuple) -> dict:
+    """The request for a runner call."""
+    kind, *args = call
+    if kind == "setup":
+        return {"cmd": "setup", "state": args[0], "params": args[1]}
+    if kind == "new_game":
+        return {"cmd": "new_game", "players": args[0]}
+    if kind == "apply":
+        return {"cmd": "apply", "action": args[0]}
+    if kind == "view":
+        return {"cmd": "view", "player": args[0]}
+    return {"cmd": kind}
 
 def stdio_env() -> dict:
     """The environment engines run in (unbuffered Python output, so replies are never held back)."""

@@ -6,7 +6,9 @@ protocol with an object that has the runner's engine methods.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
 from collections.abc import Callable
 
@@ -47,26 +49,56 @@ def handle(engine, request: dict) -> dict:
     return {"ok": False, "error": {"code": "unsupported", "message": f"unknown command {cmd!r}"}}
 
 
+def _answer(engine, line: str) -> tuple[str, bool]:
+    """The reply line to one request line, and whether it was ``stop``."""
+    request: dict = {}
+    try:
+        parsed = json.loads(line)
+        if not isinstance(parsed, dict):
+            raise ValueError("a request is a JSON object")
+        request = parsed
+        reply = handle(engine, request)
+    except Exception as exc:  # a bad request must be answered, not crash the engine
+        reply = {"ok": False, "error": {"code": "engine_error", "message": f"{type(exc).__name__}: {exc}"}}
+    reply["seq"] = request.get("seq")
+    return json.dumps(reply, separators=(",", ":")) + "\n", request.get("cmd") == "stop"
+
+
+def _batches(stdin):
+    """Lists of request lines as they arrive: every complete line already sent is answered together."""
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        for line in stdin:
+            yield [line]
+        return
+    buffer = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if buffer.strip():
+                yield [buffer.decode("utf-8", "replace")]
+            return
+        *lines, buffer = (buffer + chunk).split(b"\n")
+        if lines:
+            yield [line.decode("utf-8", "replace") for line in lines]
+
+
 def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None) -> int:
-    """Answer requests line by line until ``stop`` or end of input."""
+    """Answer requests until ``stop`` or end of input; replies to pipelined requests go out in one write."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     engine = factory()
-    for line in stdin:
-        if not line.strip():
-            continue
-        request: dict = {}
-        try:
-            parsed = json.loads(line)
-            if not isinstance(parsed, dict):
-                raise ValueError("a request is a JSON object")
-            request = parsed
-            reply = handle(engine, request)
-        except Exception as exc:  # a bad request must be answered, not crash the engine
-            reply = {"ok": False, "error": {"code": "engine_error", "message": f"{type(exc).__name__}: {exc}"}}
-        reply["seq"] = request.get("seq")
-        stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+    for lines in _batches(stdin):
+        replies, stop = [], False
+        for line in lines:
+            if line.strip():
+                reply, stop = _answer(engine, line)
+                replies.append(reply)
+                if stop:
+                    break
+        stdout.write("".join(replies))
         stdout.flush()
-        if request.get("cmd") == "stop":
+        if stop:
             break
     return 0
 

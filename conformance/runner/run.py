@@ -52,13 +52,92 @@ def resolve_shuffle(order: list[str], state: dict) -> list[str]:
 def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
     """Execute steps; raise StepFailed (with ``.line``) at the first one that does not hold.
 
-    ``trace(step, events)`` is called after each step (for ``explain``). Returns the last events.
+    The engine calls of each run of steps are sent together (pipelined over the protocol); a
+    shuffle, which needs the engine's state to name its cards, ends a run. ``trace(step, events)``
+    is called after each step (for ``explain``). Returns the last events.
     """
     events: list[dict] = []
-    state = _StateCache(engine)
+    start = 0
+    while start < len(steps):
+        end = next((i for i in range(start, len(steps)) if steps[i]["op"] == "shuffle"), len(steps))
+        events = _run_segment(steps[start:end], engine, events, trace)
+        if end < len(steps):
+            events = _run_segment([_resolved_shuffle(steps[end], engine)], engine, events, trace)
+        start = end + 1
+    return events
+
+
+def _resolved_shuffle(step: dict, engine: Engine) -> dict:
+    """A shuffle step named by species becomes an apply step with the engine's card ids."""
+    try:
+        order = resolve_shuffle(step["order"], engine.state())
+    except StepFailed as exc:
+        exc.line, exc.events = step["line"], []
+        raise
+    return {**step, "op": "apply", "action": {"type": "shuffle", "order": order}}
+
+
+def _plan(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
+    """The engine calls a run of steps needs, in order, and where each step finds its answers.
+
+    The state is fetched once between two actions: expectations only read it.
+    """
+    calls: list[tuple] = []
+    where: list[dict] = []
+    state_at: int | None = None
+
+    def call(*c) -> int:
+        calls.append(c)
+        return len(calls) - 1
+
     for step in steps:
+        op, need = step["op"], {}
+        if op == "setup":
+            need["done"], state_at = call("setup", step["state"], step.get("params")), None
+        elif op == "new_game":
+            need["done"], state_at = call("new_game", step["players"]), None
+        elif op == "apply":
+            need["apply"], state_at = call("apply", step["action"]), None
+        elif op == "reject":
+            need["before"] = state_at if state_at is not None else call("state")
+            need["apply"] = call("apply", step["action"])
+            need["after"] = state_at = call("state")
+        elif op == "expect" and step["check"]["what"] == "view":
+            need["view"] = call("view", step["check"]["viewer"])
+        elif op == "expect":
+            if state_at is None:
+                state_at = call("state")
+            need["state"] = state_at
+        where.append(need)
+    return calls, where
+
+
+def _execute(engine: Engine, calls: list[tuple]) -> list:
+    """Results of the calls (an exception where one failed): pipelined when the engine can batch."""
+    if hasattr(engine, "batch"):
+        return engine.batch(calls)
+    results: list = []
+    for kind, *args in calls:
         try:
-            events = _run_step(step, engine, events, state)
+            results.append(getattr(engine, kind)(*args))
+        except (Unsupported, EngineProblem) as exc:
+            results.append(exc)
+    return results
+
+
+def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace) -> list[dict]:
+    calls, where = _plan(steps)
+    results = _execute(engine, calls)
+
+    def get(position: int):
+        result = results[position]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    for step, need in zip(steps, where, strict=True):
+        try:
+            events = _judge(step, need, get, events)
         except StepFailed as exc:
             exc.line = step["line"]
             exc.events = events
@@ -68,49 +147,30 @@ def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
     return events
 
 
-class _StateCache:
-    """The engine's canonical state, fetched once between two actions (expectations only read it)."""
-
-    def __init__(self, engine: Engine):
-        self.engine, self.value = engine, None
-
-    def get(self) -> dict:
-        if self.value is None:
-            self.value = self.engine.state()
-        return self.value
-
-    def clear(self) -> None:
-        self.value = None
-
-
-def _run_step(step: dict, engine: Engine, events: list[dict], state: _StateCache) -> list[dict]:
+def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
     op = step["op"]
-    if op != "expect":
-        state_before = state.get() if op == "reject" else None
-        state.clear()
-    if op == "setup":
-        engine.setup(step["state"], step.get("params"))
+    if "done" in need:
+        get(need["done"])
         return []
-    if op == "new_game":
-        engine.new_game(step["players"])
-        return []
-    if op in ("apply", "shuffle"):
-        action = step.get("action") or {"type": "shuffle", "order": resolve_shuffle(step["order"], engine.state())}
-        new_events, code = engine.apply(action)
+    if op == "apply":
+        new_events, code = get(need["apply"])
         if code is not None:
             raise StepFailed(f"the action was refused with {code!r}", "accepted", f"refused: {code}")
         return new_events
     if op == "reject":
-        new_events, code = engine.apply(step["action"])
+        before = get(need["before"])
+        _, code = get(need["apply"])
         if code is None:
             raise StepFailed("the action must be refused", f"refused: {step['code']}", "accepted")
         if code != step["code"]:
             raise StepFailed("refused with the wrong error code", f"refused: {step['code']}", f"refused: {code}")
-        if state.get() != state_before:
+        if get(need["after"]) != before:
             raise StepFailed("the refused action changed the state", "state unchanged", "state changed")
         return events
     if op == "expect":
-        ok, expected, actual = evaluate(step["check"], state.get(), events, engine.view)
+        view = get(need["view"]) if "view" in need else None
+        state = get(need["state"]) if "state" in need else None
+        ok, expected, actual = evaluate(step["check"], state, events, lambda player: view)
         if not ok:
             raise StepFailed(f"expect {step['check']['what']}", expected, actual)
         return events
