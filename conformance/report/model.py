@@ -3,7 +3,8 @@
 Two coverages per clause:
 
 - **cited**: a scenario names the clause in its metadata (``clauses``; FAQ entries also through ``faq``);
-- **exercised**: the reference interpreter's events cite the clause (``"clause"``) while the suite runs on it.
+- **exercised**: the reference interpreter cites the clause while the suite runs on it: in an event
+  (``"clause"``) or in the error of an action it refuses.
 
 A clause that is cited but never exercised is a finding: the scenario claims to test a rule the reference
 never applies while running it. A normative clause (or FAQ entry) that no scenario cites is "uncovered".
@@ -189,6 +190,8 @@ class Exercise:
 def exercise(scenario: Scenario, engine: ReferenceEngine | None = None) -> Exercise:
     """Run one scenario on the reference with a trace collecting its events' clauses and rulings."""
     found = Exercise()
+    engine = engine or ReferenceEngine()
+    engine.refusals.clear()
 
     def trace(step: dict, events: list[dict]) -> None:
         for event in events or ():
@@ -199,12 +202,13 @@ def exercise(scenario: Scenario, engine: ReferenceEngine | None = None) -> Exerc
                     found.rulings.add(str(event["ruling"]))
 
     try:
-        run_steps(scenario.steps, engine or ReferenceEngine(), trace=trace)
+        run_steps(scenario.steps, engine, trace=trace)
     except StepFailed as exc:
         found.error = f"line {scenario.file_line(exc.line)}: {exc.message} (expected {exc.expected}, " \
                       f"actual {exc.actual})"
     except Exception as exc:  # noqa: BLE001 - a crash of the reference is reported, not raised
         found.error = f"the reference raised {type(exc).__name__}: {exc}"
+    found.clauses.update(engine.refusals)  # a refusal citing a clause is the reference applying it
     return found
 
 

@@ -85,6 +85,7 @@ class ReferenceEngine:
     def __init__(self) -> None:
         self.game: Game | None = None
         self.params, self.catalog = default_params(), default_catalog()
+        self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
     def configure(self, params: dict | None) -> None:
         """Adopt the handshake's rule parameters."""
@@ -101,6 +102,8 @@ class ReferenceEngine:
         try:
             events = self.game.apply(action_from_json(action))
         except RuleError as exc:
+            if exc.clause:
+                self.refusals.append(exc.clause)
             return None, exc.code
         return [e.to_json() for e in events], None
 
