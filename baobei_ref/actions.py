@@ -7,7 +7,7 @@ carry them over the engine protocol unchanged. A target is ``(owner, slot)`` wit
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 Target = tuple[int, int]
 
@@ -250,4 +250,4 @@ def action_from_json(data: dict) -> Action:
     return cls(**kwargs)
 
 
-__all__ = [name for name in dir() if name[0].isupper()] + ["action_from_json", "asdict"]
+__all__ = ["ACTIONS", "Action", "Target", "action_from_json", *(cls.__name__ for cls in ACTIONS.values())]

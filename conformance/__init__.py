@@ -1,1 +1,2 @@
-"""baobei-conform: the command line, and later the DSL, the engine protocol, the runner and reports."""
+"""baobei-conform: the scenario language (dsl/), running steps on an engine (runner/), the engine
+protocol (protocol/), the harness, results, the HTML report (report/) and the command line."""

@@ -33,7 +33,6 @@ class Scenario:
     script: str
     path: str
     script_line: int  # file line of the script's first line
-    script_column: int  # column offset of the script's text in the file
     steps: list[dict] = field(compare=False, repr=False)
 
     def file_line(self, script_line: int) -> int:
@@ -124,7 +123,7 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
     return Scenario(
         id=data["id"], title=data["title"], clauses=tuple(data["clauses"]), faq=tuple(data.get("faq") or ()),
         rulings=tuple(data.get("rulings") or ()), tags=tuple(data.get("tags") or ()), script=data["script"],
-        path=shown, script_line=first_line, script_column=column, steps=steps,
+        path=shown, script_line=first_line, steps=steps,
     )
 
 

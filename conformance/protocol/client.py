@@ -126,10 +126,6 @@ class StdioEngine:
             self.process.wait()
         self.process = None
 
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
     # --- requests ---
     def _prepare(self, message: dict) -> tuple[dict, bytes]:
         self.seq += 1

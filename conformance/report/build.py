@@ -14,7 +14,6 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 STATIC_FILES = ("report.css", "report.js")
-KIND_ORDER = ("normative", "example", "informative", "summary", "faq")
 
 
 def environment() -> Environment:

@@ -10,6 +10,7 @@ import pytest
 
 from baobei_ref import Game
 from baobei_ref.playout import random_play
+from baobei_ref.state import DECISIONS
 from baobei_spec import SPEC_ROOT
 
 SCHEMA = json.loads((SPEC_ROOT / "schemas" / "state.schema.json").read_text(encoding="utf-8"))
@@ -22,6 +23,10 @@ def test_every_state_of_a_random_game_matches_the_schema(seed):
     validator.validate(g.to_json())
     for _ in random_play(g, random.Random(seed), max_actions=400):
         validator.validate(g.to_json())
+
+
+def test_the_schema_names_every_decision_kind():
+    assert set(SCHEMA["properties"]["pending"]["properties"]["kind"]["enum"]) == set(DECISIONS)
 
 
 def test_the_schema_rejects_a_broken_state():
