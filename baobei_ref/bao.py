@@ -28,7 +28,7 @@ def perform_call(g, a: CallBao) -> None:
     s = g.state
     s.bao, s.shield = a.player, "armed"
     s.last_turns = s.rivals(a.player)
-    g.emit("bao", "4.1.2", player=a.player)
+    g.emit("bao", "4.1.2", also=("4.1.1", "4.1.3", "4.1.4", "4.1.5", "4.2.1"), player=a.player)
     g.then(["next_turn"])
 
 
@@ -47,7 +47,7 @@ def step_shield_check(g) -> None:
         s.shield_touched = False
         if s.shield == "armed":
             s.shield = "active"
-            g.emit("shield_activated", "4.2.2", ruling="R-13", player=s.bao)
+            g.emit("shield_activated", "4.2.2", ruling="R-13", also=("4.2.3", "4.2.6"), player=s.bao)
 
 
 def legal_end_turn(g):

@@ -44,7 +44,8 @@ def perform_recycle(g, a: Shuffle) -> None:
     s.deck = list(reversed(a.order))
     s.discard, s.under = [top], []
     s.recycles += 1
-    g.emit("recycled", "7.1.1", count=s.recycles, cards=len(a.order))
+    g.emit("recycled", "7.1.1", also=("7.1.2", "7.1.3", "7.1.4", "7.1.5", "7.1.6", "7.2.1"),
+           count=s.recycles, cards=len(a.order))
     if s.recycles == g.params.final_phase_recycle:
         start_final_phase(g)
 
@@ -59,7 +60,8 @@ def start_final_phase(g) -> None:
     s.final_phase = True
     s.shield = "none"
     s.last_turns = s.rivals(s.active)
-    g.emit("final_phase", "7.2.2", ruling="R-05" if s.bao is not None else "R-06", triggered_by=s.active)
+    g.emit("final_phase", "7.2.2", ruling="R-05" if s.bao is not None else "R-06", also=("7.2.3", "7.2.4", "7.2.5"),
+           triggered_by=s.active)
 
 
 STEPS: dict = {}

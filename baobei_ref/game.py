@@ -111,8 +111,9 @@ class Game:
         return self.events
 
     # --- used by the rule modules ---------------------------------------------------------------
-    def emit(self, kind: str, clause: str, ruling: str | None = None, **data) -> None:
-        self.events.append(Event(kind, clause, data, ruling))
+    def emit(self, kind: str, clause: str, ruling: str | None = None, also: tuple[str, ...] = (), **data) -> None:
+        """Record an event governed by ``clause`` (and the clauses in ``also``, and ``ruling``)."""
+        self.events.append(Event(kind, clause, data, ruling, tuple(also)))
 
     def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (), **data) -> None:
         """Stop the agenda: the game now waits for this decision."""

@@ -74,8 +74,10 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
     cards = [s.card_at(t) for t in targets]
     double = len(targets) == 2
     success = all(g.catalog.matches(reference, c) for c in cards)
-    g.emit("pluck", "3.6.1" if double else "3.1.5", player=player, targets=[list(t) for t in targets],
-           reference=reference, cards=cards, own_draw=own_draw, success=success)
+    g.emit("pluck", "3.6.1" if double else "3.1.5", also=_pluck_clauses(g, player, targets, reference, cards,
+                                                                         own_draw, success),
+           player=player, targets=[list(t) for t in targets], reference=reference, cards=cards, own_draw=own_draw,
+           success=success)
     steps: list[list] = []
     if success:
         if own_draw:  # 3.3.6 / 3.4.7 / 3.6.5: the drawn reference goes down first
@@ -89,7 +91,10 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
             s.show_all(card)
             removed.append(card)
             clause = "3.6.6" if double else ("3.3.3" if owner == player else "3.4.3")
-            g.emit("removed", clause, player=owner, slot=slot, card=card, by=player)
+            also = ("2.5.2", "3.3.2", "3.3.4") if clause == "3.3.3" else ("2.5.2",)
+            if own_draw:
+                also += ("3.6.5",) if double else ("3.3.6",) if owner == player else ("3.4.7",)
+            g.emit("removed", clause, also=also, player=owner, slot=slot, card=card, by=player)
         steps += [["gift", player, owner, slot] for owner, slot in targets if owner != player]
         steps.append(["shield_check"])  # 3.6.10 / 4.2.6: after the whole action, before powers
         if double:  # 3.6.8 / 6.1.7 / 6.10.6: only the second removed card's power
@@ -101,7 +106,7 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
     else:
         for t, card in zip(targets, cards, strict=True):  # 3.5.2 / 3.5.3 / 3.6.9: shown to all, put back
             s.show_all(card)
-            g.emit("shown", "3.6.9" if double else "3.5.2", player=t[0], slot=t[1], card=card)
+            g.emit("shown", "3.6.9" if double else "3.5.2", also=("3.5.3", "6.1.5"), player=t[0], slot=t[1], card=card)
         if own_draw:  # 3.5.4: the drawn reference is discarded: no power, no window
             s.discard.append(s.drawn)
             s.show_all(s.drawn)
@@ -111,6 +116,29 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
     if own_draw:
         steps.append(["end_turn"])
     g.then(*steps)
+
+
+def _pluck_clauses(g, player: int, targets, reference: str, cards, own_draw: bool, success: bool) -> tuple:
+    """The clauses that decide an attempt: its moment, the matching rule used, and its outcome."""
+    out = ["3.1.1", "3.1.2", "3.2.1", "3.1.10", "3.2.4"]
+    out += ["3.1.3", "3.2.2"] if own_draw else ["3.1.4", "3.2.3", "3.2.5"]
+    if len(targets) == 2:
+        out += ["3.2.8", "3.6.2", "3.6.3", "3.6.10"]
+    out.append("3.1.6")
+    ref_species = g.catalog.species_of(reference)
+    for card in cards:
+        family = g.catalog.species[g.catalog.species_of(card)][0]
+        if g.catalog.species_of(card) != ref_species and g.catalog.matches(reference, card):
+            out += ["3.1.7", "6.3.2"] if family == "pelican" else ["3.1.8", "6.7.3"]
+        elif g.catalog.value(card) == g.catalog.value(reference) and not g.catalog.matches(reference, card):
+            out += ["3.1.9", "6.9.7"]
+    if not success:
+        out.append("3.5.1")
+    elif len(targets) == 2:
+        out.append("3.6.4")
+    else:
+        out.append("3.3.1" if targets[0][0] == player else "3.4.2")
+    return tuple(dict.fromkeys(out))
 
 
 # --- simultaneous claims and closing the window (3.2.5, ruling R-16) ------------------------------
@@ -176,7 +204,8 @@ def give(g, player: int, own_slot: int, rival: int, rival_slot: int) -> None:
     s = g.state
     card = zones.remove(s, player, own_slot, by=player)
     zones.add(s, rival, rival_slot, card, by=player)
-    g.emit("gift", "3.4.5", player=player, from_slot=own_slot, rival=rival, slot=rival_slot)
+    g.emit("gift", "3.4.5", ruling="R-25", also=("3.4.4", "3.4.6", "3.6.7", "6.1.5"), player=player,
+           from_slot=own_slot, rival=rival, slot=rival_slot)
 
 
 # --- the penalty (3.5.5, 3.5.6) and placing added cards (2.5.4) -----------------------------------
@@ -184,7 +213,8 @@ def step_penalty(g, player: int) -> None:
     card = deck.draw(g, ["penalty", player])
     if card is None:
         return  # waiting for the recycle, or no card at all (7.1.8)
-    g.emit("penalty", "3.5.5", player=player)
+    in_window = player != g.state.active
+    g.emit("penalty", "3.5.5", also=("3.5.8",) + (("3.5.7",) if in_window else ()), player=player)
     g.then(["place", player, card, player, "3.5.6"])
 
 
@@ -210,7 +240,7 @@ def perform_place(g, a: Place) -> None:
 
 def place(g, owner: int, slot: int, card: str, by: int, clause: str) -> None:
     zones.add(g.state, owner, slot, card, by=by)
-    g.emit("placed", clause, player=owner, slot=slot)
+    g.emit("placed", clause, ruling="R-18", also=("2.5.4",), player=owner, slot=slot)
 
 
 # --- legal actions ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from baobei_ref import deck, zones
 from baobei_ref.actions import BlindSwap, MacawLook, MacawSwap, PeekAt, ShoebillReplace, ShowCard, TocoAdd
 
+NO_EFFECT_ALSO = {"blind_swap": ("6.5.2",), "peek_two_swap": ("6.6.2",)}
 DECISION = {  # power -> the decision that asks for its choices
     "peek": "white_pelican",
     "show": "brown_pelican",
@@ -25,6 +26,15 @@ def step_discard_power(g, card: str) -> None:
         g.then(["power", g.state.active, card, "6.1.2"])
 
 
+POWER_ALSO = {  # the activation case (6.1.2 - 6.1.4) and the order rules behind each activation
+    "6.1.2": ("6.1.1", "6.2.2"),
+    "6.10.3": ("6.1.1", "6.1.3", "6.1.6", "6.10.1", "6.10.2", "6.2.2"),
+    "6.10.4": ("6.1.1", "6.1.4", "6.1.6", "6.10.1", "6.10.2", "3.3.7", "6.2.2"),
+    "6.10.5": ("6.1.1", "6.1.4", "6.1.6", "6.10.1", "3.3.7", "6.2.2"),
+    "6.10.6": ("6.1.1", "6.1.4", "6.1.7", "6.10.1", "3.6.8", "6.2.2"),
+}
+
+
 def step_power(g, player: int, card: str, clause: str) -> None:
     """Activate ``card``'s power for ``player``; 6.8.1: a card without power does nothing.
 
@@ -33,13 +43,13 @@ def step_power(g, player: int, card: str, clause: str) -> None:
     power = g.catalog.power(card)
     if power is None:
         return
-    g.emit("power", clause, player=player, card=card, power=power)
+    g.emit("power", clause, also=POWER_ALSO.get(clause, ()), player=player, card=card, power=power)
     if power == "double_replace":
         g.then(["shoebill_draw", player, []])
     elif _possible(g, player, power):
         g.ask(DECISION[power], player)
     else:
-        g.emit("power_without_effect", "6.10.7", player=player, power=power)
+        g.emit("power_without_effect", "6.10.7", also=NO_EFFECT_ALSO.get(power, ()), player=player, power=power)
 
 
 def _hidden_cards(s) -> list[tuple[int, int]]:
@@ -91,7 +101,7 @@ def perform_show(g, a: ShowCard) -> None:
     """6.4.1: everyone sees it; 6.4.2: showing never activates a power nor opens a pluck."""
     card = g.state.card_at(a.target)
     g.state.show_all(card)
-    g.emit("shown", "6.4.1", player=a.target[0], slot=a.target[1], card=card, by=a.player)
+    g.emit("shown", "6.4.1", also=("6.4.2",), player=a.target[0], slot=a.target[1], card=card, by=a.player)
     g.then(["shield_check"])
 
 
@@ -121,7 +131,8 @@ def swap_cards(g, player: int, first, second, clause: str) -> None:
     s.moved.add(s.card_at(first))
     s.moved.add(s.card_at(second))
     zones.swap(s, first, second, by=player)
-    g.emit("swapped", clause, player=player, first=list(first), second=list(second))
+    g.emit("swapped", clause, ruling="R-08", also=("2.5.5", "6.11.1"), player=player, first=list(first),
+           second=list(second))
 
 
 def perform_blind_swap(g, a: BlindSwap) -> None:
@@ -175,7 +186,7 @@ def validate_toco(g, a: TocoAdd) -> None:
 
 
 def perform_toco(g, a: TocoAdd) -> None:
-    g.emit("toco_target", "6.7.1", player=a.player, rival=a.rival)
+    g.emit("toco_target", "6.7.1", also=("6.7.2",), player=a.player, rival=a.rival)
     g.then(["toco_draw", a.player, a.rival])
 
 
@@ -257,7 +268,7 @@ def perform_shoebill(g, a: ShoebillReplace) -> None:
     unused = [c for i, c in enumerate(cards) if i not in used]
     s.under.extend(unused)  # 6.9.6: a drawn card that cannot be used
     if unused:
-        g.emit("slid_under", "6.9.6", player=a.player, count=len(unused))
+        g.emit("slid_under", "6.9.6", also=("6.9.5",), player=a.player, count=len(unused))
     g.then(["shield_check"])
 
 
@@ -266,7 +277,8 @@ def _shoebill_put(g, player: int, target, card: str) -> None:
     old = zones.replace(s, target[0], target[1], card, by=player)
     s.moved.add(card)  # ruling R-08
     s.under.append(old)
-    g.emit("replaced", "6.9.4", player=target[0], slot=target[1], by=player)
+    g.emit("replaced", "6.9.4", ruling="R-08", also=("6.9.1", "6.9.2", "6.9.3", "6.9.5", "2.5.3", "6.11.1"),
+           player=target[0], slot=target[1], by=player)
 
 
 # --- legal actions ----------------------------------------------------------------------------

@@ -23,11 +23,12 @@ def step_score_round(g) -> None:
     if s.bao is not None and not s.final_phase:
         rivals = [totals[p] for p in s.players if p != s.bao]
         scores[s.bao], clause = bao_score(g, totals[s.bao], rivals)
-        g.emit("bao_scored", clause, player=s.bao, total=totals[s.bao], score=scores[s.bao])
+        g.emit("bao_scored", clause, also=("5.2.1", "4.1.7"), player=s.bao, total=totals[s.bao], score=scores[s.bao])
     elif s.bao is not None:  # ruling R-05: the final phase scores everyone's ordinary total
         g.emit("bao_void", "7.2.6", ruling="R-05", player=s.bao)
     s.round_scores = scores
-    g.emit("round_scored", "5.1.1", totals=_keyed(totals), scores=_keyed(scores))
+    g.emit("round_scored", "5.1.1", also=("5.2.1", "5.3.1") + (("B.1",) if 0 in map(s.count, s.players) else ()),
+           totals=_keyed(totals), scores=_keyed(scores))
     if s.decisive:
         _after_decisive_round(g, scores)
         return
@@ -54,7 +55,7 @@ def _game_end(g, scores: dict[int, int], clause: str) -> None:
     best = _lowest(scores)
     if len(best) == 1:
         g.state.winner = best[0]
-        g.emit("game_over", clause, winner=best[0])
+        g.emit("game_over", clause, also=("5.3.2",), winner=best[0])
         g.ask("game_over", None, winner=best[0])
         return
     s = g.state
@@ -76,7 +77,7 @@ def _next_round(g, scores: dict[int, int]) -> None:
     high = max(scores.values())
     s.first = next(p for p in order if scores[p] == high)
     s.round += 1
-    g.emit("next_round", "2.4.1", first=s.first)
+    g.emit("next_round", "2.4.1", also=("5.3.2",), first=s.first)
     g.then(["round_start"])
 
 

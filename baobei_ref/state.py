@@ -57,9 +57,12 @@ class Event:
     clause: str
     data: dict
     ruling: str | None = None
+    also: tuple[str, ...] = ()  # further clauses that govern the same event
 
     def to_json(self) -> dict:
         out = {"kind": self.kind, "clause": self.clause, **self.data}
+        if self.also:
+            out["also"] = list(self.also)
         if self.ruling:
             out["ruling"] = self.ruling
         return out

@@ -55,7 +55,8 @@ def step_deal(g) -> None:
     for _ in range(n):
         for p in s.players:
             s.zones[p].append(s.deck.pop())
-    g.emit("dealt", "2.1.1", cards_each=n)
+    g.emit("dealt", "2.1.1", also=("5.4.1",) if s.decisive else ("2.1.2",) if len(s.players) == 2 else ("2.1.3",),
+           cards_each=n)
     g.then(["initial_peek", 0])
 
 
@@ -91,7 +92,7 @@ def step_flip(g) -> None:
     card = s.deck.pop()
     s.discard.append(card)
     s.show_all(card)
-    g.emit("neutral_discard", "2.3.1", card=card)
+    g.emit("neutral_discard", "2.3.1", also=("3.2.7",), card=card)
     s.active, s.turn = s.first, 1
     g.then(["turn_start"])
 
@@ -105,7 +106,7 @@ def step_turn_start(g) -> None:
     s = g.state
     s.moved.clear()  # 6.11.1: the per-turn limit ends when the next turn starts
     if not can_draw(g) and s.count(s.active) == 0:
-        g.emit("turn_without_action", "7.1.8", ruling="R-09", player=s.active)
+        g.emit("turn_without_action", "7.1.8", ruling="R-09", also=("B.6",), player=s.active)
         g.then(["end_turn"])
     else:
         g.ask("turn", s.active)
@@ -128,7 +129,7 @@ def step_draw_turn(g) -> None:
         return  # waiting for the recycle shuffle
     s.drawn = card
     s.see(card, s.active)
-    g.emit("drew", "2.7.1", player=s.active)
+    g.emit("drew", "2.7.1", also=("2.6.1", "2.6.2") + (("B.6",) if s.count(s.active) == 0 else ()), player=s.active)
     g.ask("drawn", s.active)
 
 
@@ -143,7 +144,8 @@ def perform_take(g, a: TakeDiscard) -> None:
     s = g.state
     card = s.discard.pop()
     old = zones.replace(s, a.player, a.slot, card, by=a.player)
-    g.emit("took_discard", "2.8.3", player=a.player, slot=a.slot, card=card)
+    g.emit("took_discard", "2.8.3", also=("2.6.1", "2.6.3", "2.6.4", "2.8.1", "2.8.2", "2.5.3"),
+           player=a.player, slot=a.slot, card=card)
     normal_discard(g, old, "2.8.4")
     g.then(["window", old], ["end_turn"])  # 2.8.5 others may pluck; 2.8.6 no power
 
@@ -159,7 +161,7 @@ def perform_keep(g, a: Keep) -> None:
     s = g.state
     card, s.drawn = s.drawn, None
     old = zones.replace(s, a.player, a.slot, card, by=a.player)
-    g.emit("kept", "2.7.3", player=a.player, slot=a.slot)
+    g.emit("kept", "2.7.3", also=("2.7.2", "2.5.3"), player=a.player, slot=a.slot)
     normal_discard(g, old, "2.7.3")
     g.then(["window", old], ["end_turn"])  # 6.1.5: keeping never activates a power
 
@@ -176,12 +178,19 @@ def perform_discard(g, a: Discard) -> None:
     g.then(["window", card], ["discard_power", card], ["end_turn"])
 
 
+NORMAL_DISCARD_ALSO = {  # the discard opens a window (3.2.3); the direct discard's power waits (2.7.5)
+    "2.7.4": ("2.7.2", "2.7.5", "3.2.3"),
+    "2.7.3": ("3.2.3",),
+    "2.8.4": ("2.8.5", "2.8.6", "3.2.3"),
+}
+
+
 def normal_discard(g, card: str, clause: str) -> None:
     """A normal face-up discard by the active player (ruling R-14): everyone sees it."""
     s = g.state
     s.discard.append(card)
     s.show_all(card)
-    g.emit("discarded", clause, player=s.active, card=card)
+    g.emit("discarded", clause, ruling="R-14", also=NORMAL_DISCARD_ALSO[clause], player=s.active, card=card)
 
 
 def step_next_turn(g) -> None:

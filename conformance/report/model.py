@@ -198,6 +198,7 @@ def exercise(scenario: Scenario, engine: ReferenceEngine | None = None) -> Exerc
             if isinstance(event, dict):
                 if event.get("clause"):
                     found.clauses.add(str(event["clause"]))
+                found.clauses.update(str(c) for c in event.get("also") or ())
                 if event.get("ruling"):
                     found.rulings.add(str(event["ruling"]))
 

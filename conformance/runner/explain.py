@@ -46,7 +46,7 @@ def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec) -> str:
 
 
 def _data(event: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "clause"))
+    return ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "clause", "also", "ruling"))
 
 
 def explain(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
@@ -63,6 +63,8 @@ def explain(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
                 print(f"  -> {e['kind']} [{e.get('clause')}] {_data(e)}", file=out)
                 if clause:
                     print(f"     {clause.en}", file=out)
+                if e.get("also"):
+                    print(f"     also: {', '.join(e['also'])}", file=out)
                 if e.get("ruling") in spec.rulings:
                     print(f"     ruling {e['ruling']}: {spec.rulings[e['ruling']].ruling}", file=out)
         elif step["op"] in ("reject", "expect"):

@@ -209,7 +209,7 @@ def test_cited_exercised_and_uncovered_flags(tmp_path):
     # 2.7.1 (drawing) is cited and the reference's "drew" event cites it; 2.5.1 (fixed slots) is cited, but no
     # event ever cites it: a finding. 2.7.4 is exercised (the discard event) without being cited.
     write_scenario(suite / "2-turn", "tiny-draw", ["2.7.1", "2.5.1"],
-                   TABLE + "  p0 draws\n  p0 discards\n  expect top is swallow\n", faq=["FAQ-01"], rulings=["R-14"])
+                   TABLE + "  p0 draws\n  p0 discards\n  expect top is swallow\n", faq=["FAQ-01"], rulings=["R-15"])
     # fails on the reference after the draw: what ran before the failure still counts as exercised
     write_scenario(suite / "2-turn", "tiny-wrong", ["2.7.1"], TABLE + "  p0 draws\n  expect top is owl\n")
 
@@ -226,13 +226,16 @@ def test_cited_exercised_and_uncovered_flags(tmp_path):
     assert c["FAQ-02"].uncovered
     informative = next(r for r in c.values() if r.clause.kind == "informative")
     assert not informative.uncovered  # only normative clauses (and FAQ entries) are "uncovered"
-    assert report.rulings["R-14"].pinned_by == ["tiny-draw"] and not report.rulings["R-14"].exercised_by
+    # R-15 (the deal) is pinned by metadata but no event of these runs cites it; R-14 is cited by the discard
+    assert report.rulings["R-15"].pinned_by == ["tiny-draw"] and not report.rulings["R-15"].exercised_by
+    assert report.rulings["R-14"].exercised_by == ["tiny-draw"] and not report.rulings["R-14"].pinned_by
 
     cov = report.coverage()
     assert cov["unexercised"] == ["2.5.1"]
-    assert cov["exercised_uncited"] == ["2.7.4"]
+    # the draw event also cites 2.6.1 and 2.6.2; the direct discard 2.7.2, 2.7.5 and 3.2.3 (the window)
+    assert cov["exercised_uncited"] == ["2.6.1", "2.6.2", "2.7.2", "2.7.4", "2.7.5", "3.2.3"]
     assert "3.5.5" in cov["uncovered"] and "2.7.1" not in cov["uncovered"]
-    assert cov["normative_cited"] == 2 and cov["normative_exercised"] == 2
+    assert cov["normative_cited"] == 2 and cov["normative_exercised"] == 7
     assert [sid for sid, _ in cov["reference_errors"]] == ["tiny-wrong"]
     assert {s.id: s.statuses["baobei-ref"] for s in report.scenarios} == {"tiny-draw": "pass", "tiny-wrong": "fail"}
 
