@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from baobei_spec import Spec, load_spec
+from baobei_spec import Spec, default_spec
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,7 @@ class Catalog:
 
     @classmethod
     def from_spec(cls, spec: Spec | None = None) -> Catalog:
-        spec = spec or load_spec()
+        spec = spec or default_spec()
         return cls.from_entries([(s.id, s.family, s.value, s.power, s.count) for s in spec.species_list])
 
     @classmethod

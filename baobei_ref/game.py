@@ -27,7 +27,7 @@ from baobei_ref.actions import Action, CallBao, ChooseFirstPlayer, Shuffle
 from baobei_ref.cards import Catalog
 from baobei_ref.errors import RuleError
 from baobei_ref.state import Decision, Event, State
-from baobei_spec import Params, load_spec
+from baobei_spec import Params, default_spec
 
 # Steps of the agenda and answers to decisions, gathered from the part modules (one rule, one place).
 STEPS: dict[str, Callable] = {}
@@ -39,16 +39,15 @@ for _module in (turn, pluck, bao, scoring, powers, deck):
     LEGAL.update(_module.LEGAL)
 
 
-@cache
 def default_params() -> Params:
-    """The spec's rule parameters, loaded once."""
-    return load_spec().params
+    """The spec's rule parameters."""
+    return default_spec().params
 
 
 @cache
 def default_catalog() -> Catalog:
-    """The spec's card catalog, loaded once."""
-    return Catalog.from_spec(load_spec())
+    """The spec's card catalog."""
+    return Catalog.from_spec(default_spec())
 
 
 class Game:

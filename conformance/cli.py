@@ -25,7 +25,7 @@ from baobei_conform.results import render_summary, results_document, write_json,
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import describe_failure, explain
 from baobei_conform.scenario import load_scenario, scenario_files
-from baobei_spec import load_spec
+from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
 SUBCOMMANDS = ("spec", "lint", "explain")
@@ -71,7 +71,7 @@ def _explain_command(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         print(exc, file=sys.stderr)
         return 2
-    return 0 if explain(scenario, ReferenceEngine(), load_spec(), sys.stdout) else 1
+    return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
 
 
 def sub_parser() -> argparse.ArgumentParser:
@@ -153,7 +153,7 @@ def _run_command(argv: list[str]) -> int:
     if not scenarios:
         print("baobei-conform: no scenario selected", file=sys.stderr)
         return 2
-    spec = load_spec()
+    spec = default_spec()
     started = datetime.datetime.now(datetime.UTC)
     clock = time.perf_counter()
     engine_info: dict = {"command": described}

@@ -11,7 +11,7 @@ from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import describe_failure
 from baobei_conform.runner.run import run_scenario
 from baobei_conform.scenario import load_scenario
-from baobei_spec import load_spec
+from baobei_spec import default_spec
 
 
 def pytest_collect_file(parent, file_path: Path):
@@ -45,7 +45,7 @@ class ScenarioItem(pytest.Item):
     def runtest(self):
         outcome = run_scenario(self.scenario, ReferenceEngine())
         if outcome.status != "pass":
-            raise ScenarioFailed(describe_failure(self.scenario, outcome, load_spec()))
+            raise ScenarioFailed(describe_failure(self.scenario, outcome, default_spec()))
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, ScenarioFailed):

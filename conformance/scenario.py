@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 import yaml
@@ -16,7 +15,7 @@ import yaml
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
-from baobei_spec import Spec, load_spec
+from baobei_spec import Spec, default_spec
 
 FIELDS = {"id": str, "title": str, "clauses": list, "faq": list, "rulings": list, "tags": list, "script": str}
 REQUIRED = ("id", "title", "clauses", "script")
@@ -37,11 +36,6 @@ class Scenario:
 
     def file_line(self, script_line: int) -> int:
         return self.script_line + script_line - 1
-
-
-@cache
-def _spec() -> Spec:
-    return load_spec()
 
 
 def _nearest(value: str, known) -> str:
@@ -94,7 +88,7 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
             fail(f"{key} must be a {kind.__name__}", key)
     if data["id"] != path.stem:
         fail(f"the id {data['id']!r} must equal the file name {path.stem!r}", "id")
-    spec = spec or _spec()
+    spec = spec or default_spec()
     for i, cid in enumerate(data["clauses"]):
         if not isinstance(cid, str):
             fail(f"clause id {cid!r} must be quoted: YAML reads 6.10 as the number 6.1", "clauses", i)

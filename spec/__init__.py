@@ -10,7 +10,7 @@ Everything else in baobei cites this package by clause id. Load it once::
     13
 """
 
-from baobei_spec.load import SPEC_ROOT, SpecError, load_spec
+from baobei_spec.load import SPEC_ROOT, SpecError, default_spec, load_spec
 from baobei_spec.model import Clause, ErrorCode, Params, Ruling, Section, Spec, Species
 
 __all__ = [
@@ -23,5 +23,6 @@ __all__ = [
     "Spec",
     "SpecError",
     "Species",
+    "default_spec",
     "load_spec",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -274,6 +275,12 @@ def _read_lines(root: Path, rel: str, problems: list[Problem]) -> tuple[str, ...
     except OSError as exc:
         problems.append(Problem(rel, "-", f"cannot be read: {exc}"))
         return ()
+
+
+@cache
+def default_spec() -> Spec:
+    """The spec of this package, loaded and checked once per process (it never changes)."""
+    return load_spec()
 
 
 def load_spec(root: Path | str | None = None, strict: bool = True) -> Spec:

@@ -25,7 +25,7 @@ from baobei_conform.results import RESULTS_SCHEMA, STATUSES, part, results_docum
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
-from baobei_spec import Clause, Spec, load_spec
+from baobei_spec import Clause, Spec, default_spec
 from baobei_spec.summary import part_of
 
 NOT_RUN = "notrun"  # the scenario is not in an engine's results (another selection, shard or suite version)
@@ -355,7 +355,7 @@ def load_suite_dir(scenarios_dir: str | Path, spec: Spec) -> tuple[list[Scenario
 def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | Path = "scenarios",
             spec: Spec | None = None) -> Report:
     """Everything the report shows. No results file: the suite is run on the reference in process."""
-    spec = spec or load_spec()
+    spec = spec or default_spec()
     suite, broken = load_suite_dir(scenarios_dir, spec)
     taken: set[str] = set()
     if results_files:
