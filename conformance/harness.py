@@ -13,10 +13,11 @@ import yaml
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.protocol.client import EngineProblem
 from baobei_conform.runner.engine import Engine
-from baobei_conform.runner.run import Outcome, run_scenario
+from baobei_conform.runner.run import Outcome, pipelinable, prefetch, replays, run_scenario
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
 
 UNEXPECTED = ("fail", "error", "xpass")
+CHUNK = 6  # scenarios whose engine calls go out in one pipelined batch
 
 
 @dataclass
@@ -93,34 +94,77 @@ def run_suite(scenarios: list[Scenario], factory: Callable[[], Engine], jobs: in
     lock = threading.Lock()
     failures = 0
 
+    def take() -> list:
+        """The next scenarios to run: a chunk of pipelinable ones, or a single one."""
+        with lock:
+            if not todo:
+                return []
+            chunk = [todo.pop(0)]
+            while todo and len(chunk) < CHUNK and pipelinable(todo[0][1]) and pipelinable(chunk[0][1]):
+                chunk.append(todo.pop(0))
+            return chunk
+
+    def judge(chunk: list, runners: list, engine) -> bool:
+        """Run and record each scenario; False (the rest requeued) when the engine broke."""
+        for position, ((index, scenario), runner) in enumerate(zip(chunk, runners, strict=True)):
+            if stop.is_set():
+                return True
+            outcome = apply_expectations(run_scenario(scenario, runner), expected)
+            _finish(index, scenario, outcome)
+            if outcome.status == "error" and hasattr(engine, "stop"):
+                _requeue(chunk[position + 1:])  # their answers came from the broken engine
+                return False
+        return True
+
     def worker() -> None:
-        nonlocal failures
         engine = None
+        pending = None  # (chunk, ticket): sent to the engine, not judged yet
         try:
             while not stop.is_set():
-                with lock:
-                    if not todo:
-                        return
-                    index, scenario = todo.pop(0)
-                if engine is None:
+                chunk = take()
+                if chunk and engine is None:
+                    index, scenario = chunk[0]
                     try:
                         engine = factory()
                     except EngineProblem as exc:
-                        outcome = Outcome(scenario.id, "error", message=exc.message, stderr=exc.stderr, raw=exc.raw)
-                        _finish(index, scenario, outcome)
+                        _finish(index, scenario, Outcome(scenario.id, "error", message=exc.message,
+                                                         stderr=exc.stderr, raw=exc.raw))
+                        _requeue(chunk[1:])
                         continue
                     except Exception as exc:  # an in-process factory that raises: an error, not a dead worker
-                        outcome = Outcome(scenario.id, "error", message=f"the engine did not start: {exc!r}")
-                        _finish(index, scenario, outcome)
+                        _finish(index, scenario, Outcome(scenario.id, "error",
+                                                         message=f"the engine did not start: {exc!r}"))
+                        _requeue(chunk[1:])
                         continue
-                outcome = apply_expectations(run_scenario(scenario, engine), expected)
-                if outcome.status == "error" and hasattr(engine, "stop"):
-                    engine.stop()  # a crashed, hung or lying engine is restarted for the next scenario
+                ticket = None
+                if len(chunk) > 1 and hasattr(engine, "send"):
+                    try:
+                        ticket = prefetch([s for _, s in chunk], engine)
+                    except EngineProblem:
+                        ticket = None  # judged one by one below: each reports the problem
+                if pending is not None:  # judge the previous chunk while the engine works on this one
+                    done = judge(pending[0], replays(engine, pending[1]), engine)
+                    pending = None
+                    if not done:
+                        _requeue(chunk)
+                        engine.stop()  # a crashed, hung or lying engine is restarted for the next scenario
+                        engine = None
+                        continue
+                if ticket is not None:
+                    pending = (chunk, ticket)
+                    continue
+                if not chunk:
+                    return
+                if not judge(chunk, [engine] * len(chunk), engine):
+                    engine.stop()
                     engine = None
-                _finish(index, scenario, outcome)
         finally:
             if engine is not None and hasattr(engine, "stop"):
                 engine.stop()
+
+    def _requeue(items) -> None:
+        with lock:
+            todo[:0] = items
 
     def _finish(index: int, scenario: Scenario, outcome: Outcome) -> None:
         nonlocal failures

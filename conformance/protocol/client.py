@@ -18,6 +18,7 @@ from collections import deque
 
 from baobei_conform.protocol import PROTOCOL_VERSION
 
+ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 PIPE_SAFE = 32 * 1024  # bytes a batch may write without a thread: well under a Linux pipe's 64 KiB
 
 
@@ -65,7 +66,10 @@ class StdioEngine:
             )
         except OSError as exc:
             raise EngineCrashed(f"cannot start {' '.join(self.command)}: {exc}") from None
-        self.buffer = b""
+        self.buffer = b""  # a partial line
+        self.lines: deque[bytes] = deque()  # complete lines not read yet
+        self.outstanding = 0  # sends not yet collected
+        self.writer: threading.Thread | None = None  # the last writer thread
         self.stderr_tail: deque[str] = deque(maxlen=40)
         self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
         self._drainer.start()
@@ -88,16 +92,16 @@ class StdioEngine:
     def _read_line(self, deadline: float) -> str | None:
         """The engine's next output line (None at end of output); read in this thread, so no hand-off."""
         fd = self.process.stdout.fileno()
-        while b"\n" not in self.buffer:
+        while not self.lines:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 raise TimeoutError
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line.decode("utf-8", "replace")
+            *complete, self.buffer = (self.buffer + chunk).split(b"\n")
+            self.lines.extend(complete)
+        return self.lines.popleft().decode("utf-8", "replace")
 
     def stderr(self) -> str:
         return "\n".join(self.stderr_tail) if self.process else ""
@@ -132,7 +136,7 @@ class StdioEngine:
         message = {"seq": self.seq, **message}
         if self.validator:
             self.validator.check_request(message)
-        return message, (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        return message, (ENCODE(message) + "\n").encode()
 
     def _send(self, data: bytes) -> None:
         try:
@@ -199,9 +203,13 @@ class StdioEngine:
         Returns one result per call; a call that failed holds its exception, and after an engine
         problem every later call holds the same one (the engine is no longer trustworthy).
         """
+        return self.collect(self.send(calls))
+
+    def send(self, calls: list[tuple]) -> tuple[list, threading.Thread | None]:
+        """Send the calls' requests without waiting; ``collect`` reads the replies. Several sends may be
+        outstanding (collected in order), so the engine always has work while the harness judges."""
         if self.process is None:
             self.start()
-        results: list = []
         messages, chunks = [], []
         for call in calls:
             if call[0] == "view" and "views" not in self.capabilities:
@@ -212,11 +220,20 @@ class StdioEngine:
             chunks.append(data)
         writer = None
         data = b"".join(chunks)
-        if len(data) <= PIPE_SAFE:  # fits in the pipe: the write cannot block
+        if len(data) <= PIPE_SAFE and not self.outstanding:  # fits in an empty pipe: the write cannot block
             self._send(data)
-        else:  # a writer thread, so a long batch cannot deadlock on full pipes
-            writer = threading.Thread(target=self._write_quietly, args=(data,), daemon=True)
+        else:  # a writer thread, so a long or second batch cannot deadlock on full pipes
+            writer = threading.Thread(target=self._write_after, args=(self.writer, data), daemon=True)
             writer.start()
+            self.writer = writer
+        self.outstanding += 1
+        return messages, writer
+
+    def collect(self, sent: tuple[list, threading.Thread | None]) -> list:
+        """The results of a ``send``, in order (see ``batch``)."""
+        messages, writer = sent
+        self.outstanding -= 1
+        results: list = []
         for message in messages:
             if isinstance(message, Exception):
                 results.append(message)
@@ -232,7 +249,10 @@ class StdioEngine:
             writer.join(timeout=1)
         return results
 
-    def _write_quietly(self, data: bytes) -> None:
+    def _write_after(self, previous: threading.Thread | None, data: bytes) -> None:
+        """Write once the previous writer is done: requests never interleave."""
+        if previous is not None:
+            previous.join()
         try:
             self.process.stdin.write(data)
         except (OSError, ValueError, AttributeError):

@@ -16,6 +16,7 @@ from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.runner.engine import ReferenceEngine
 
 CAPABILITIES = ["views", "legal_actions", "events"]
+ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 
 
 def handle(engine, request: dict) -> dict:
@@ -61,7 +62,7 @@ def _answer(engine, line: str) -> tuple[str, bool]:
     except Exception as exc:  # a bad request must be answered, not crash the engine
         reply = {"ok": False, "error": {"code": "engine_error", "message": f"{type(exc).__name__}: {exc}"}}
     reply["seq"] = request.get("seq")
-    return json.dumps(reply, separators=(",", ":")) + "\n", request.get("cmd") == "stop"
+    return ENCODE(reply) + "\n", request.get("cmd") == "stop"
 
 
 def _batches(stdin):

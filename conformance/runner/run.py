@@ -177,6 +177,45 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
     raise StepFailed(f"unknown step {op!r}")
 
 
+class _Replay:
+    """An engine whose first batch of calls was already answered (pipelined with other scenarios)."""
+
+    def __init__(self, engine: Engine, calls: list[tuple], results: list):
+        self.engine, self.calls, self.results = engine, calls, results
+        self.name, self.capabilities = engine.name, engine.capabilities
+
+    def batch(self, calls: list[tuple]) -> list:
+        if calls == self.calls:
+            self.calls = None  # answered once
+            return self.results
+        return self.engine.batch(calls)
+
+    def state(self) -> dict:
+        return self.engine.state()
+
+
+def prefetch(scenarios: list[Scenario], engine: Engine):
+    """Send the calls of several scenarios at once, without waiting (engines that ``send``, scenarios
+    without a shuffle). ``replays(ticket)`` later gives each scenario an engine that replays its answers."""
+    plans = [_plan(s.steps)[0] for s in scenarios]
+    return plans, engine.send([call for plan in plans for call in plan])
+
+
+def replays(engine: Engine, ticket) -> list[Engine]:
+    plans, sent = ticket
+    results = engine.collect(sent)
+    out, start = [], 0
+    for plan in plans:
+        out.append(_Replay(engine, plan, results[start:start + len(plan)]))
+        start += len(plan)
+    return out
+
+
+def pipelinable(scenario: Scenario) -> bool:
+    """One run of steps: its engine calls do not depend on an answer (no shuffle named by species)."""
+    return all(step["op"] != "shuffle" for step in scenario.steps)
+
+
 def needs(scenario: Scenario) -> set[str]:
     """Optional engine capabilities the scenario's checks use."""
     out = set()
