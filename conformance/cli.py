@@ -28,7 +28,7 @@ from baobei_conform.scenario import load_scenario, scenario_files
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "explain")
+SUBCOMMANDS = ("spec", "lint", "explain", "fuzz")
 DEFAULT_REPORT_DIR = "baobei-report"
 
 
@@ -74,6 +74,34 @@ def _explain_command(args: argparse.Namespace) -> int:
     return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
 
 
+def _fuzz_command(args: argparse.Namespace) -> int:
+    """Seeded random games on the reference and the engine in lockstep; report each first divergence."""
+    from baobei_conform.fuzz import fuzz
+
+    try:
+        factory, described = engine_factory(None if args.command_line else args.engine, args.command_line,
+                                            args.timeout)
+        engine = factory()
+    except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
+        print(f"baobei-conform fuzz: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    try:
+        found = fuzz(engine, args.games, args.seed, args.max_actions)
+    except Exception as exc:  # noqa: BLE001 - a crash, hang or missing command ends the run with its reason
+        print(f"baobei-conform fuzz: {described}: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 1
+    finally:
+        if hasattr(engine, "stop"):
+            engine.stop()
+    for d in found:
+        print(f"DIVERGENCE seed {d.seed} ({d.players} players), action {d.step + 1}: {d.message}")
+        print(f"  replay: baobei-conform fuzz --games 1 --seed {d.seed} ...; the last actions were:")
+        for action in d.actions[-5:]:
+            print(f"    {json.dumps(action)}")
+    print(f"{args.games} games from seed {args.seed}: {len(found)} diverged ({described})")
+    return 1 if found else 0
+
+
 def sub_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="baobei-conform")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -86,6 +114,13 @@ def sub_parser() -> argparse.ArgumentParser:
     expl = sub.add_parser("explain", help="run one scenario on the reference, step by step, with the rules")
     expl.add_argument("scenario", help="a scenario file")
     expl.set_defaults(func=_explain_command)
+    fz = sub.add_parser("fuzz", help="random games on the reference and an engine in lockstep (differential)")
+    fz.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
+    fz.add_argument("--games", type=int, default=100, help="how many seeded games (default 100)")
+    fz.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    fz.add_argument("--max-actions", type=int, default=400, help="actions per game at most (default 400)")
+    fz.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
+    fz.set_defaults(func=_fuzz_command, command_line=None)
     return parser
 
 
@@ -223,7 +258,13 @@ def main(argv: list[str] | None = None) -> int:
 
         return report_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
+        command_line = None
+        if "--" in argv:
+            i = argv.index("--")
+            argv, command_line = argv[:i], argv[i + 1:]
         args = sub_parser().parse_args(argv)
+        if command_line:
+            args.command_line = command_line
         return args.func(args)
     try:
         return _run_command(argv)
