@@ -89,7 +89,7 @@ class StdioEngine:
         for line in stream:
             self.stderr_tail.append(line.decode("utf-8", "replace").rstrip("\n"))
 
-    def _read_line(self, deadline: float) -> str | None:
+    def _read_line(self, deadline: float) -> bytes | None:
         """The engine's next output line (None at end of output); read in this thread, so no hand-off."""
         fd = self.process.stdout.fileno()
         while not self.lines:
@@ -101,7 +101,7 @@ class StdioEngine:
                 return None
             *complete, self.buffer = (self.buffer + chunk).split(b"\n")
             self.lines.extend(complete)
-        return self.lines.popleft().decode("utf-8", "replace")
+        return self.lines.popleft()
 
     def stderr(self) -> str:
         return "\n".join(self.stderr_tail) if self.process else ""
@@ -155,15 +155,15 @@ class StdioEngine:
             code = self._reap()
             raise EngineCrashed(f"the engine exited (code {code}) during {message['cmd']!r}", self.stderr())
         try:
-            reply = json.loads(line)
-        except json.JSONDecodeError:
-            raise ProtocolError("the engine wrote a line that is not JSON", self.stderr(), line) from None
+            reply = json.loads(line)  # bytes: decoded as UTF-8 by json itself
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ProtocolError("the engine wrote a line that is not JSON", self.stderr(), _text(line)) from None
         if not isinstance(reply, dict) or reply.get("seq") != message["seq"]:
-            raise ProtocolError(f"the reply does not echo seq {message['seq']}", self.stderr(), line)
+            raise ProtocolError(f"the reply does not echo seq {message['seq']}", self.stderr(), _text(line))
         if not isinstance(reply.get("ok"), bool):
-            raise ProtocolError("the reply lacks a boolean 'ok'", self.stderr(), line)
+            raise ProtocolError("the reply lacks a boolean 'ok'", self.stderr(), _text(line))
         if self.validator:
-            self.validator.check_reply(message["cmd"], reply, line)
+            self.validator.check_reply(message["cmd"], reply, _text(line))
         if not reply["ok"] and (reply.get("error") or {}).get("code") == "unsupported":
             raise Unsupported(f"the engine does not support {message['cmd']!r}")
         return reply
@@ -279,6 +279,11 @@ class StdioEngine:
 
     def view(self, player: int) -> dict:
         return self._one(("view", player))
+
+
+def _text(line: bytes) -> str:
+    """A raw output line as text, for error reports."""
+    return line.decode("utf-8", "replace")
 
 
 def _message(call: tuple) -> dict:

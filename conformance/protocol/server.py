@@ -50,7 +50,7 @@ def handle(engine, request: dict) -> dict:
     return {"ok": False, "error": {"code": "unsupported", "message": f"unknown command {cmd!r}"}}
 
 
-def _answer(engine, line: str) -> tuple[str, bool]:
+def _answer(engine, line: str | bytes) -> tuple[str, bool]:
     """The reply line to one request line, and whether it was ``stop``."""
     request: dict = {}
     try:
@@ -78,16 +78,17 @@ def _batches(stdin):
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             if buffer.strip():
-                yield [buffer.decode("utf-8", "replace")]
+                yield [buffer]
             return
         *lines, buffer = (buffer + chunk).split(b"\n")
         if lines:
-            yield [line.decode("utf-8", "replace") for line in lines]
+            yield lines  # bytes: json.loads reads UTF-8 itself
 
 
 def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None) -> int:
     """Answer requests until ``stop`` or end of input; replies to pipelined requests go out in one write."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    out = getattr(stdout, "buffer", None)  # write bytes straight to a real stdout
     engine = factory()
     for lines in _batches(stdin):
         replies, stop = [], False
@@ -97,8 +98,13 @@ def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None) -> int:
                 replies.append(reply)
                 if stop:
                     break
-        stdout.write("".join(replies))
-        stdout.flush()
+        text = "".join(replies)
+        if out is not None:
+            out.write(text.encode())
+            out.flush()
+        else:
+            stdout.write(text)
+            stdout.flush()
         if stop:
             break
     return 0
