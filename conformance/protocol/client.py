@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import select
 import subprocess
 import threading
@@ -69,7 +70,8 @@ class StdioEngine:
         self.buffer = b""  # a partial line
         self.lines: deque[bytes] = deque()  # complete lines not read yet
         self.outstanding = 0  # sends not yet collected
-        self.writer: threading.Thread | None = None  # the last writer thread
+        self.to_write: queue.SimpleQueue = queue.SimpleQueue()  # batches for the writer thread, in order
+        threading.Thread(target=self._writer, args=(self.process, self.to_write), daemon=True).start()
         self.stderr_tail: deque[str] = deque(maxlen=40)
         self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
         self._drainer.start()
@@ -119,13 +121,12 @@ class StdioEngine:
         """Ask politely, then kill: a stopped engine never lingers."""
         if not self.process:
             return
+        if self.process.poll() is None:  # behind any batch still queued, so nothing interleaves
+            self.to_write.put((json.dumps({"seq": self.seq + 1, "cmd": "stop"}) + "\n").encode())
+        self.to_write.put(None)  # the writer thread ends
         try:
-            if self.process.poll() is None:
-                self.process.stdin.write((json.dumps({"seq": self.seq + 1, "cmd": "stop"}) + "\n").encode())
-                self.process.wait(timeout=1)
-        except (OSError, subprocess.TimeoutExpired, ValueError):
-            pass
-        if self.process.poll() is None:
+            self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
         self.process = None
@@ -205,7 +206,7 @@ class StdioEngine:
         """
         return self.collect(self.send(calls))
 
-    def send(self, calls: list[tuple]) -> tuple[list, threading.Thread | None]:
+    def send(self, calls: list[tuple]) -> list:
         """Send the calls' requests without waiting; ``collect`` reads the replies. Several sends may be
         outstanding (collected in order), so the engine always has work while the harness judges."""
         if self.process is None:
@@ -218,20 +219,16 @@ class StdioEngine:
             message, data = self._prepare(_message(call))
             messages.append(message)
             chunks.append(data)
-        writer = None
         data = b"".join(chunks)
         if len(data) <= PIPE_SAFE and not self.outstanding:  # fits in an empty pipe: the write cannot block
             self._send(data)
-        else:  # a writer thread, so a long or second batch cannot deadlock on full pipes
-            writer = threading.Thread(target=self._write_after, args=(self.writer, data), daemon=True)
-            writer.start()
-            self.writer = writer
+        else:  # the writer thread, so a long or second batch cannot deadlock on full pipes
+            self.to_write.put(data)
         self.outstanding += 1
-        return messages, writer
+        return messages
 
-    def collect(self, sent: tuple[list, threading.Thread | None]) -> list:
+    def collect(self, messages: list) -> list:
         """The results of a ``send``, in order (see ``batch``)."""
-        messages, writer = sent
         self.outstanding -= 1
         results: list = []
         for message in messages:
@@ -245,18 +242,16 @@ class StdioEngine:
             except EngineProblem as exc:
                 results += [exc] * (len(messages) - len(results))
                 break
-        if writer is not None:
-            writer.join(timeout=1)
         return results
 
-    def _write_after(self, previous: threading.Thread | None, data: bytes) -> None:
-        """Write once the previous writer is done: requests never interleave."""
-        if previous is not None:
-            previous.join()
-        try:
-            self.process.stdin.write(data)
-        except (OSError, ValueError, AttributeError):
-            pass  # the reader reports the dead engine with its exit code and stderr
+    @staticmethod
+    def _writer(process: subprocess.Popen, batches: queue.SimpleQueue) -> None:
+        """Write queued batches one after the other until stopped; requests never interleave."""
+        while (data := batches.get()) is not None:
+            try:
+                process.stdin.write(data)
+            except (OSError, ValueError):
+                pass  # the reader reports the dead engine with its exit code and stderr
 
     def _one(self, call: tuple):
         (result,) = self.batch([call])
