@@ -133,37 +133,42 @@ def step_draw_turn(g) -> None:
     g.ask("drawn", s.active)
 
 
-def validate_take(g, a: TakeDiscard) -> None:
+def _check_replacement(g, a: TakeDiscard | Keep, why: str, clause: str, target_clause: str) -> None:
+    """Taking the discard and keeping both replace an own card: the player needs one, in that slot."""
     g.require_player(a)
-    g.require(g.state.count(a.player) > 0, "no_cards", "taking the discard needs an own card to replace", "B.4")
-    g.check_target((a.player, a.slot), "2.8.2")
+    g.require(g.state.count(a.player) > 0, "no_cards", why, clause)
+    g.check_target((a.player, a.slot), target_clause)
+
+
+def _replace_and_discard(g, a: TakeDiscard | Keep, card: str, discard_clause: str) -> None:
+    """2.5.3: the new card takes exactly the chosen slot; the old one is a normal discard (a window
+    opens, 2.8.5) and activates no power (2.8.6, 6.1.5)."""
+    old = zones.replace(g.state, a.player, a.slot, card, by=a.player)
+    normal_discard(g, old, discard_clause)
+    g.then(["window", old], ["end_turn"])
+
+
+def validate_take(g, a: TakeDiscard) -> None:
+    _check_replacement(g, a, "taking the discard needs an own card to replace", "B.4", "2.8.2")
 
 
 def perform_take(g, a: TakeDiscard) -> None:
     """2.8.1 - 2.8.4: the top discard replaces the chosen card, which goes face up on the pile."""
-    s = g.state
-    card = s.discard.pop()
-    old = zones.replace(s, a.player, a.slot, card, by=a.player)
+    card = g.state.discard.pop()
     g.emit("took_discard", "2.8.3", also=("2.6.1", "2.6.3", "2.6.4", "2.8.1", "2.8.2", "2.5.3"),
            player=a.player, slot=a.slot, card=card)
-    normal_discard(g, old, "2.8.4")
-    g.then(["window", old], ["end_turn"])  # 2.8.5 others may pluck; 2.8.6 no power
+    _replace_and_discard(g, a, card, "2.8.4")
 
 
 def validate_keep(g, a: Keep) -> None:
-    g.require_player(a)
-    g.require(g.state.count(a.player) > 0, "no_cards", "with zero cards the drawn card must be discarded", "B.6")
-    g.check_target((a.player, a.slot), "2.7.3")
+    _check_replacement(g, a, "with zero cards the drawn card must be discarded", "B.6", "2.7.3")
 
 
 def perform_keep(g, a: Keep) -> None:
     """2.7.3: the drawn card takes the chosen slot; the old card is shown and discarded."""
-    s = g.state
-    card, s.drawn = s.drawn, None
-    old = zones.replace(s, a.player, a.slot, card, by=a.player)
+    card, g.state.drawn = g.state.drawn, None
     g.emit("kept", "2.7.3", also=("2.7.2", "2.5.3"), player=a.player, slot=a.slot)
-    normal_discard(g, old, "2.7.3")
-    g.then(["window", old], ["end_turn"])  # 6.1.5: keeping never activates a power
+    _replace_and_discard(g, a, card, "2.7.3")
 
 
 def validate_discard(g, a: Discard) -> None:
