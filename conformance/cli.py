@@ -207,14 +207,17 @@ def _run_command(argv: list[str]) -> int:
         probe = factory()  # fail fast on an engine that cannot even start, and learn its name
         engine_info.update(getattr(probe, "info", {}) or {"name": probe.name})
         engine_info["capabilities"] = sorted(probe.capabilities)
-        if hasattr(probe, "stop"):
-            probe.stop()
     except Exception as exc:  # noqa: BLE001 - any failure to start is reported, not raised
         print(f"baobei-conform: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
         if getattr(exc, "stderr", ""):
             print(exc.stderr, file=sys.stderr)
         return 2
-    outcomes, complete = run_suite(scenarios, factory, jobs=args.jobs, max_fail=args.max_fail,
+    started_engines = [probe]  # the first worker runs on the engine already started, not a second one
+
+    def engine_source():
+        return started_engines.pop() if started_engines else factory()
+
+    outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
                                    expected=expected, report=report, stop=threading.Event())
     ran = {o.scenario for o in outcomes}
     document = results_document(

@@ -192,14 +192,15 @@ def test_hanging_engine_times_out_and_is_killed(tmp_path, capsys):
     code, doc = conform(tmp_path, scenarios, "--timeout", "1", engine=engine("hang", str(pids)))
     elapsed = time.monotonic() - start
     assert code == 1
-    # probe (hello, then a stop it ignores: 1 s) + per scenario (1 s timeout + 1 s before the kill) + starts
+    # per scenario: 1 s timeout + 1 s before the kill, plus starts
     assert elapsed < 15, elapsed
     assert statuses(doc) == {"basic-draw-discard": "error", "view-peek": "error"}
     for r in doc["results"]:
         assert r["message"] == "no answer to 'setup' within 1 s"
     assert doc["run"]["complete"] is True and doc["summary"]["errors"] == 2
     started = [int(p) for p in pids.read_text().split()]
-    assert len(started) == 3  # the probe, then a fresh engine for each scenario
+    # the engine started to check it runs serves the first scenario; after its error, a fresh one the second
+    assert len(started) == len(set(started)) == 2
     assert not [p for p in started if alive(p)], "a hung engine was left running"
     assert "no answer to 'setup'" in capsys.readouterr().out
 
