@@ -51,7 +51,7 @@ def _known(spec: Spec) -> dict[str, tuple[str, frozenset[str]]]:
     return cached[1]
 
 
-_KNOWN: dict[int, tuple[Spec, dict]] = {}
+_KNOWN: dict[int, tuple[Spec, dict]] = {}  # by id: a Spec holds dicts, so it is not hashable
 
 
 def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
