@@ -67,6 +67,8 @@ def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
         elif stmt.data == "new_game":
             table = _Table(dict.fromkeys(range(int(stmt.children[0])), 0), largest_hand, exact=False)
         _walk(stmt, known, None if stmt.data == "reject" else table, problems)
+        if stmt.data == "expect" and stmt.children[0].data in ("event", "no_event"):
+            problems += _event_player_problems(stmt.children[0], spec.vocabulary.events)
         if table is not None:
             table.exact = False  # from here on, zones may have been dealt again or grown
             table.actions += stmt.data == "act"
@@ -99,6 +101,17 @@ def _walk(node: Tree, known: dict, table: _Table | None, out: list[tuple[str, To
     actor = int(tokens[0][1:]) if node.data in SLOT_RULES else table.seats  # "p0 keeps into 3"
     if actor < table.seats:
         out += [p for t in tokens if t.type == "INT" for p in _slot_problem(actor, int(t), t, table)]
+
+
+def _event_player_problems(check: Tree, events: dict[str, tuple[str, ...]]) -> list[tuple[str, Token]]:
+    """``for pN`` on an event kind without a ``player`` field never matches: vacuous under ``no event``."""
+    kind, *rest = check.children
+    players = [t for t in rest if t.type == "PLAYER"]
+    fields = events.get(str(kind))
+    if players and fields is not None and "player" not in fields:
+        return [(f"a {str(kind)!r} event has no player (its fields: {', '.join(fields) or 'none'}), "
+                 f"so 'for {players[0]}' never matches", players[0])]
+    return []
 
 
 def _slot_problem(owner: int, slot: int, token: Token, table: _Table) -> list[tuple[str, Token]]:

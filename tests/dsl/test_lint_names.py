@@ -54,6 +54,8 @@ def test_a_misspelt_name_stops_the_run_before_anything_runs(tmp_path):
     ("expect pending windw p1", 16, "unknown decision kind 'windw'; nearest: window"),
     ("reject shieldd: p0 draws", 8, "unknown error code 'shieldd'; nearest: shielded"),
     ("expect event penalty for p1 clause 3.5.55", 36, "unknown clause '3.5.55'; nearest: 3.5.5"),
+    ("expect no event draw_impossible for p1", 37, "a 'draw_impossible' event has no player (its fields: none)"),
+    ("expect event round_scored for p1", 31, "a 'round_scored' event has no player (its fields: totals, scores)"),
     ("expect p3 has 2 cards", 8, "p3 is not at the table: the scenario seats 3 players (p0-p2)"),
     ("expect pending window p1 p3", 26, "p3 is not at the table"),
     ("p4 draws", 1, "p4 is not at the table"),
