@@ -19,7 +19,8 @@ import time
 
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engines import EngineSpecError, engine_factory
-from baobei_conform.harness import UNEXPECTED, Selection, load_expectations, load_suite, run_suite
+from baobei_conform.harness import BREAKER, UNEXPECTED, Selection, load_expectations, load_suite, run_suite
+from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.results import render_summary, results_document, write_json, write_junit
 from baobei_conform.runner.engine import ReferenceEngine
@@ -91,8 +92,7 @@ def _fuzz_command(args: argparse.Namespace) -> int:
         print(f"baobei-conform fuzz: {described}: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 1
     finally:
-        if hasattr(engine, "stop"):
-            engine.stop()
+        engine.stop()
     for d in found:
         print(f"DIVERGENCE seed {d.seed} ({d.players} players), action {d.step + 1}: {d.message}")
         print(f"  replay: baobei-conform fuzz --games 1 --seed {d.seed} ...; the last actions were:")
@@ -141,6 +141,10 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=int, default=1, help="engine processes at once")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
     parser.add_argument("--max-fail", type=int, help="stop after N failures")
+    parser.add_argument("--breaker", type=int, default=BREAKER, metavar="N",
+                        help=f"stop after N timeouts or crashes of the engine in a row (default {BREAKER}; 0: never)")
+    parser.add_argument("--max-line", type=int, default=MAX_LINE, metavar="BYTES",
+                        help=f"longest reply line accepted (default {MAX_LINE}, 16 MiB)")
     parser.add_argument("--validate", action="store_true", help="check every message against the schemas")
     parser.add_argument("--report", metavar="DIR", default=DEFAULT_REPORT_DIR,
                         help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR})")
@@ -177,7 +181,8 @@ def _run_command(argv: list[str]) -> int:
     selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
     validator = MessageValidator() if args.validate else None
     try:
-        factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator)
+        factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator,
+                                            args.max_line)
         expected = load_expectations(args.expectations) if args.expectations else {}
     except (EngineSpecError, OSError, ValueError) as exc:
         print(f"baobei-conform: {exc}", file=sys.stderr)
@@ -218,7 +223,7 @@ def _run_command(argv: list[str]) -> int:
         return started_engines.pop() if started_engines else factory()
 
     outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
-                                   expected=expected, report=report, stop=threading.Event())
+                                   expected=expected, report=report, stop=threading.Event(), breaker=args.breaker)
     ran = {o.scenario for o in outcomes}
     document = results_document(
         [s for s in scenarios if s.id in ran], outcomes, engine_info,
