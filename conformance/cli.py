@@ -20,6 +20,7 @@ import time
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.harness import BREAKER, UNEXPECTED, Selection, load_expectations, load_suite, run_suite
+from baobei_conform.outputs import ResultStream
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.results import render_summary, results_document, write_json, write_junit
@@ -198,7 +199,21 @@ def _run_command(argv: list[str]) -> int:
     clock = time.perf_counter()
     engine_info: dict = {"command": described}
 
+    def document_of(outcomes: list, complete: bool) -> dict:
+        ran = {o.scenario for o in outcomes}
+        return results_document(
+            [s for s in scenarios if s.id in ran], outcomes, engine_info,
+            {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
+             "complete": complete, "selected": len(scenarios), "broken_files": len(broken),
+             "argv": given, "shard": args.shard, "jobs": args.jobs},
+        )
+
+    order = {s.id: i for i, s in enumerate(scenarios)}
+    stream = ResultStream(lambda done: _write_results(
+        args, document_of(sorted(done, key=lambda o: order[o.scenario]), False)))
+
     def report(scenario, outcome) -> None:
+        stream.add(outcome)  # on disk as the run goes: a run that dies keeps what ran
         if outcome.status in UNEXPECTED and not args.quiet:
             print(describe_failure(scenario, outcome, spec), flush=True)
             if outcome.stderr:
@@ -222,24 +237,24 @@ def _run_command(argv: list[str]) -> int:
     def engine_source():
         return started_engines.pop() if started_engines else factory()
 
+    stream.flush()  # the previous run's results never stay as if current
     outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
                                    expected=expected, report=report, stop=threading.Event(), breaker=args.breaker)
-    ran = {o.scenario for o in outcomes}
-    document = results_document(
-        [s for s in scenarios if s.id in ran], outcomes, engine_info,
-        {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
-         "complete": complete, "selected": len(scenarios), "broken_files": len(broken),
-         "argv": given, "shard": args.shard, "jobs": args.jobs},
-    )
+    document = document_of(outcomes, complete)
     print(render_summary(document))
-    if args.json:
-        write_json(args.json, document)
-    if args.junit:
-        write_junit(args.junit, document)
+    _write_results(args, document)
     if not args.no_report:
         _write_report(args.report, document, args.scenarios, args.json)
     s = document["summary"]
     return 0 if complete and not broken and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
+
+
+def _write_results(args: argparse.Namespace, document: dict) -> None:
+    """The --json and --junit files, each renamed into place whole."""
+    if args.json:
+        write_json(args.json, document)
+    if args.junit:
+        write_junit(args.junit, document)
 
 
 def _write_report(out: str, document: dict, scenario_paths: list[str], results_file: str | None) -> None:
