@@ -7,6 +7,8 @@ scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
 (stdio_start_s: starting it and the handshake); each the fastest of five runs.
+hostile_peak_mb: the peak memory (MB) of a harness process running one scenario on an engine that answers it
+with a 200 MB line (the harness gives up at its 16 MiB line limit; must stay below 300).
 report_build_s: ``baobei-conform report`` for the full suite with no results file (the reference run in process,
 the exercised-coverage run, every page written) into a temporary folder.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -105,6 +108,34 @@ def bench_suite() -> dict:
     return figures
 
 
+HUGE_LINE_ENGINE = """import sys, time
+sys.stdin.readline()
+print('{"seq": 1, "ok": true, "engine": {"name": "huge-line"}, "capabilities": []}', flush=True)
+sys.stdin.readline()
+for _ in range(200):
+    sys.stdout.buffer.write(b"x" * (1 << 20))
+sys.stdout.buffer.flush()
+time.sleep(60)
+"""
+HOSTILE_RUN = """import resource, sys
+from baobei_conform.engines import engine_factory
+from baobei_conform.harness import Selection, load_suite, run_suite
+factory, _ = engine_factory(None, [sys.executable, "-c", sys.argv[2]], timeout=60)
+scenarios, _ = load_suite([sys.argv[1]], Selection())
+[outcome], _ = run_suite(scenarios[:1], factory)
+assert outcome.status == "error", outcome
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def bench_hostile() -> dict:
+    """Peak memory of a harness process whose engine answers with a 200 MB line."""
+    scenario = sorted((ROOT / "scenarios").rglob("*.yaml"))[0]
+    done = subprocess.run([sys.executable, "-c", HOSTILE_RUN, str(scenario), HUGE_LINE_ENGINE], capture_output=True,
+                          text=True, check=True, timeout=300)
+    return {"hostile_peak_mb": round(float(done.stdout.split()[-1]), 1)}
+
+
 def bench_report() -> dict:
     """Build the HTML report for the full suite on the reference (no results file) into a temporary folder."""
     from baobei_conform.report import build_report
@@ -125,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_scenarios())
     figures.update(bench_suite())
     figures.update(bench_report())
+    figures.update(bench_hostile())
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:
