@@ -207,9 +207,14 @@ def test_writes_never_block_past_the_timeout(tmp_path):
     factory, _ = engine_factory(None, command, timeout=TIMEOUT)
     engine = factory()
     state = load_scenario(scenarios(tmp_path / "s", 1) / "hostile-00.yaml").steps[0]["state"]
-    start = time.monotonic()
-    results = engine.batch([("setup", state, None)] * 200)  # about 600 KB
-    assert time.monotonic() - start < TIMEOUT + 5
+    results = []
+    worker = threading.Thread(target=lambda: results.extend(engine.batch([("setup", state, None)] * 200)))
+    worker.start()  # about 600 KB of requests
+    worker.join(TIMEOUT + 5)
+    blocked = worker.is_alive()
+    engine.abort()  # unblocks a blocked write, so a failure here is a failure, not a hung test
+    worker.join()
+    assert not blocked, "a write blocked the harness past the timeout"
     assert {r.message for r in results} == {"no answer to 'setup' within 1.5 s"}
     engine.stop()
     check_all_gone(pidfile)
