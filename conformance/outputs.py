@@ -88,9 +88,13 @@ class ResultStream:
 
     def add(self, outcome) -> None:
         self.outcomes.append(outcome)
-        if time.monotonic() - self.last >= self.every:
-            self.flush()
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self._write(now)
 
     def flush(self) -> None:
-        self.last = time.monotonic()
+        self._write(time.monotonic())
+
+    def _write(self, now: float) -> None:
+        self.last = now
         self.write(list(self.outcomes))
