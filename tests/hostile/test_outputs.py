@@ -45,9 +45,16 @@ def test_a_build_that_dies_keeps_the_previous_folder(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
 
 
-def test_concurrent_builds_never_mix(tmp_path):
+def test_concurrent_builds_never_mix(tmp_path, monkeypatch):
     out = tmp_path / "report"
     errors = []
+    rename = os.rename
+
+    def slow_rename(src, dst):  # widens the window between setting the old folder aside and moving in the new
+        time.sleep(0.005)
+        rename(src, dst)
+
+    monkeypatch.setattr(outputs.os, "rename", slow_rename)
 
     def build(name: str) -> None:
         def pages(folder: Path) -> Path:
