@@ -111,6 +111,14 @@ def test_a_hostile_engine_ends_each_scenario_in_error(tmp_path, mode, message):
     assert len(groups(pidfile)) == 2  # the engine is restarted after each error
 
 
+def test_with_two_workers_no_worker_dies(tmp_path):
+    command, pidfile = hostile(tmp_path, "bigint")
+    code, doc, _ = conform(tmp_path, command, 5, "-j", "2")
+    assert code == 1 and doc["run"]["complete"] is True
+    assert [r["status"] for r in doc["results"]] == ["error"] * 5
+    check_all_gone(pidfile)
+
+
 def test_a_fork_that_exits_is_seen_at_once_not_as_a_timeout(tmp_path):
     command, pidfile = hostile(tmp_path, "fork_exit")
     _, doc, elapsed = conform(tmp_path, command, 1, "--timeout", "30")
