@@ -7,6 +7,8 @@ scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
 (stdio_start_s: starting it and the handshake); each the fastest of five runs.
+hostile_peak_mb: the peak memory (MB) of a harness process running one scenario on an engine that answers it
+with a 200 MB line (the harness gives up at its 16 MiB line limit; must stay below 300).
 report_build_s: ``baobei-conform report`` for the full suite with no results file (the reference run in process,
 the exercised-coverage run, every page written) into a temporary folder.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -72,16 +75,13 @@ def bench_scenarios() -> dict:
     return {"scenarios": len(files), "parse_all_s": round(parsed, 3), "load_all_s": round(loaded, 3)}
 
 
-class _Kept:
-    """The engine without ``stop``: the harness leaves it running between the timed runs."""
+def _kept(engine):
+    """The engine with a ``stop`` that does nothing: the harness leaves it running between the timed runs."""
+    from baobei_conform.runner.pipeline import Prefetched
 
-    def __init__(self, engine):
-        self._engine = engine
-
-    def __getattr__(self, name):
-        if name == "stop":
-            raise AttributeError(name)
-        return getattr(self._engine, name)
+    kept = Prefetched(engine, [], [])  # answers nothing ahead: every call goes to the engine
+    kept.stop = lambda: None
+    return kept
 
 
 def bench_suite() -> dict:
@@ -101,14 +101,41 @@ def bench_suite() -> dict:
         runs = []
         for _ in range(REPEATS):  # the fastest of several runs: single runs of ~20 ms are noisy
             start = time.perf_counter()
-            outcomes, _ = run_suite(scenarios, lambda engine=engine: _Kept(engine))
+            outcomes, _ = run_suite(scenarios, lambda engine=engine: _kept(engine))
             runs.append(time.perf_counter() - start)
             assert all(o.status == "pass" for o in outcomes), key
-        if hasattr(engine, "stop"):
-            engine.stop()
+        engine.stop()
         figures[key] = round(min(runs), 4)
     figures["stdio_over_inproc"] = round(figures["suite_stdio_s"] / figures["suite_inproc_s"], 2)
     return figures
+
+
+HUGE_LINE_ENGINE = """import sys, time
+sys.stdin.readline()
+print('{"seq": 1, "ok": true, "engine": {"name": "huge-line"}, "capabilities": []}', flush=True)
+sys.stdin.readline()
+for _ in range(200):
+    sys.stdout.buffer.write(b"x" * (1 << 20))
+sys.stdout.buffer.flush()
+time.sleep(60)
+"""
+HOSTILE_RUN = """import resource, sys
+from baobei_conform.engines import engine_factory
+from baobei_conform.harness import Selection, load_suite, run_suite
+factory, _ = engine_factory(None, [sys.executable, "-c", sys.argv[2]], timeout=60)
+scenarios, _ = load_suite([sys.argv[1]], Selection())
+[outcome], _ = run_suite(scenarios[:1], factory)
+assert outcome.status == "error", outcome
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def bench_hostile() -> dict:
+    """Peak memory of a harness process whose engine answers with a 200 MB line."""
+    scenario = sorted((ROOT / "scenarios").rglob("*.yaml"))[0]
+    done = subprocess.run([sys.executable, "-c", HOSTILE_RUN, str(scenario), HUGE_LINE_ENGINE], capture_output=True,
+                          text=True, check=True, timeout=300)
+    return {"hostile_peak_mb": round(float(done.stdout.split()[-1]), 1)}
 
 
 def bench_report() -> dict:
@@ -131,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_scenarios())
     figures.update(bench_suite())
     figures.update(bench_report())
+    figures.update(bench_hostile())
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:

@@ -19,7 +19,9 @@ import time
 
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engines import EngineSpecError, engine_factory
-from baobei_conform.harness import UNEXPECTED, Selection, load_expectations, load_suite, run_suite
+from baobei_conform.harness import BREAKER, UNEXPECTED, Selection, load_expectations, load_suite, run_suite
+from baobei_conform.outputs import ResultStream
+from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.results import render_summary, results_document, write_json, write_junit
 from baobei_conform.runner.engine import ReferenceEngine
@@ -91,8 +93,7 @@ def _fuzz_command(args: argparse.Namespace) -> int:
         print(f"baobei-conform fuzz: {described}: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 1
     finally:
-        if hasattr(engine, "stop"):
-            engine.stop()
+        engine.stop()
     for d in found:
         print(f"DIVERGENCE seed {d.seed} ({d.players} players), action {d.step + 1}: {d.message}")
         print(f"  replay: baobei-conform fuzz --games 1 --seed {d.seed} ...; the last actions were:")
@@ -141,6 +142,10 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=int, default=1, help="engine processes at once")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
     parser.add_argument("--max-fail", type=int, help="stop after N failures")
+    parser.add_argument("--breaker", type=int, default=BREAKER, metavar="N",
+                        help=f"stop after N timeouts or crashes of the engine in a row (default {BREAKER}; 0: never)")
+    parser.add_argument("--max-line", type=int, default=MAX_LINE, metavar="BYTES",
+                        help=f"longest reply line accepted (default {MAX_LINE}, 16 MiB)")
     parser.add_argument("--validate", action="store_true", help="check every message against the schemas")
     parser.add_argument("--report", metavar="DIR", default=DEFAULT_REPORT_DIR,
                         help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR})")
@@ -177,7 +182,8 @@ def _run_command(argv: list[str]) -> int:
     selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
     validator = MessageValidator() if args.validate else None
     try:
-        factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator)
+        factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator,
+                                            args.max_line)
         expected = load_expectations(args.expectations) if args.expectations else {}
     except (EngineSpecError, OSError, ValueError) as exc:
         print(f"baobei-conform: {exc}", file=sys.stderr)
@@ -193,7 +199,21 @@ def _run_command(argv: list[str]) -> int:
     clock = time.perf_counter()
     engine_info: dict = {"command": described}
 
+    def document_of(outcomes: list, complete: bool) -> dict:
+        ran = {o.scenario for o in outcomes}
+        return results_document(
+            [s for s in scenarios if s.id in ran], outcomes, engine_info,
+            {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
+             "complete": complete, "selected": len(scenarios), "broken_files": len(broken),
+             "argv": given, "shard": args.shard, "jobs": args.jobs},
+        )
+
+    order = {s.id: i for i, s in enumerate(scenarios)}
+    stream = ResultStream(lambda done: _write_results(
+        args, document_of(sorted(done, key=lambda o: order[o.scenario]), False)))
+
     def report(scenario, outcome) -> None:
+        stream.add(outcome)  # on disk as the run goes: a run that dies keeps what ran
         if outcome.status in UNEXPECTED and not args.quiet:
             print(describe_failure(scenario, outcome, spec), flush=True)
             if outcome.stderr:
@@ -217,24 +237,24 @@ def _run_command(argv: list[str]) -> int:
     def engine_source():
         return started_engines.pop() if started_engines else factory()
 
+    stream.flush()  # the previous run's results never stay as if current
     outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
-                                   expected=expected, report=report, stop=threading.Event())
-    ran = {o.scenario for o in outcomes}
-    document = results_document(
-        [s for s in scenarios if s.id in ran], outcomes, engine_info,
-        {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
-         "complete": complete, "selected": len(scenarios), "broken_files": len(broken),
-         "argv": given, "shard": args.shard, "jobs": args.jobs},
-    )
+                                   expected=expected, report=report, stop=threading.Event(), breaker=args.breaker)
+    document = document_of(outcomes, complete)
     print(render_summary(document))
-    if args.json:
-        write_json(args.json, document)
-    if args.junit:
-        write_junit(args.junit, document)
+    _write_results(args, document)
     if not args.no_report:
         _write_report(args.report, document, args.scenarios, args.json)
     s = document["summary"]
     return 0 if complete and not broken and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
+
+
+def _write_results(args: argparse.Namespace, document: dict) -> None:
+    """The --json and --junit files, each renamed into place whole."""
+    if args.json:
+        write_json(args.json, document)
+    if args.junit:
+        write_junit(args.junit, document)
 
 
 def _write_report(out: str, document: dict, scenario_paths: list[str], results_file: str | None) -> None:

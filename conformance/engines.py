@@ -10,8 +10,9 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
-from baobei_conform.protocol.client import StdioEngine
-from baobei_conform.runner.engine import Engine, ReferenceEngine, params_to_json
+from baobei_conform.engine_api import Engine, as_engine
+from baobei_conform.protocol.client import MAX_LINE, StdioEngine
+from baobei_conform.runner.engine import ReferenceEngine, params_to_json
 
 MANIFEST = "baobei-engine.json"
 
@@ -21,11 +22,15 @@ class EngineSpecError(Exception):
 
 
 def engine_factory(target: str | None, command: list[str] | None, timeout: float = 10.0,
-                   validator=None) -> tuple[Callable[[], Engine], str]:
+                   validator=None, max_line: int = MAX_LINE) -> tuple[Callable[[], Engine], str]:
     """A factory of fresh engine instances (one per worker, and on restart) and a description."""
     params = params_to_json()
+
+    def stdio(argv: list[str], cwd: str | None) -> Callable[[], Engine]:
+        return lambda: _stdio(argv, params, timeout, validator, cwd, max_line)
+
     if command:
-        return (lambda: _stdio(command, params, timeout, validator, None)), shlex.join(command)
+        return stdio(command, None), shlex.join(command)
     if target in (None, "reference"):
         return ReferenceEngine, "reference (in process)"
     if target.startswith("python:"):
@@ -34,7 +39,7 @@ def engine_factory(target: str | None, command: list[str] | None, timeout: float
             fn = getattr(importlib.import_module(module), factory)
         except (ValueError, ImportError, AttributeError) as exc:
             raise EngineSpecError(f"{target}: expected python:module:factory ({exc})") from None
-        return fn, target
+        return (lambda: as_engine(fn())), target
     path = Path(target)
     if path.is_dir():
         manifest = path / MANIFEST
@@ -46,15 +51,15 @@ def engine_factory(target: str | None, command: list[str] | None, timeout: float
         if isinstance(argv, str):
             argv = shlex.split(argv)
         cwd = str(path.resolve())
-        return (lambda: _stdio(argv, params, timeout, validator, cwd)), f"{shlex.join(argv)} (in {path})"
+        return stdio(argv, cwd), f"{shlex.join(argv)} (in {path})"
     if path.is_file() and os.access(path, os.X_OK):
         argv = [str(path.resolve())]
-        return (lambda: _stdio(argv, params, timeout, validator, None)), str(path)
+        return stdio(argv, None), str(path)
     raise EngineSpecError(f"{target}: not 'reference', python:module:factory, an executable, or a folder with "
                           f"{MANIFEST}; or give a command after --")
 
 
-def _stdio(argv, params, timeout, validator, cwd) -> StdioEngine:
-    engine = StdioEngine(list(argv), params, timeout=timeout, validator=validator, cwd=cwd)
+def _stdio(argv, params, timeout, validator, cwd, max_line) -> StdioEngine:
+    engine = StdioEngine(list(argv), params, timeout=timeout, validator=validator, cwd=cwd, max_line=max_line)
     engine.start()
     return engine

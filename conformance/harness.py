@@ -1,23 +1,34 @@
-"""Run a selection of scenarios on an engine: workers, restarts, known failures, never hang."""
+"""Run a selection of scenarios on an engine: workers, restarts, known failures, a circuit breaker, never hang.
+
+Each worker owns one engine at a time and feeds it chunks of scenarios (runner/pipeline.py); an
+engine that misbehaves is stopped (its whole process group killed) and replaced. Every outcome is
+made safe for the outputs here, where the engine's text enters the results (sanitize.py).
+"""
 
 from __future__ import annotations
 
 import fnmatch
+import sys
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.protocol.client import EngineProblem
-from baobei_conform.runner.engine import Engine
-from baobei_conform.runner.run import Outcome, pipelinable, prefetch, replays, run_scenario
+from baobei_conform.engine_api import Engine, EngineProblem, as_engine
+from baobei_conform.runner.pipeline import CHUNK, pipelinable, receive_chunk, send_chunk
+from baobei_conform.runner.run import Outcome, problem_outcome, run_scenario
+from baobei_conform.sanitize import clean, clean_tail, clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
 
 UNEXPECTED = ("fail", "error", "xpass")
-CHUNK = 6  # scenarios whose engine calls go out in one pipelined batch
+BREAKER = 5  # consecutive timeouts or crashes of the engine that stop a run
+STOP_WAIT = 5.0  # seconds the workers get to end after a stop or Ctrl-C
+Report = Callable[[Scenario, Outcome], None]
 
 
 @dataclass
@@ -86,112 +97,173 @@ def apply_expectations(outcome: Outcome, expected: dict[str, dict]) -> Outcome:
     return outcome
 
 
-def run_suite(scenarios: list[Scenario], factory: Callable[[], Engine], jobs: int = 1,
-              max_fail: int | None = None, expected: dict | None = None,
-              report: Callable[[Scenario, Outcome], None] | None = None,
-              stop: threading.Event | None = None) -> tuple[list[Outcome], bool]:
-    """Run on ``jobs`` engines at once; returns the outcomes (in scenario order) and whether all ran."""
-    expected = expected or {}
-    stop = stop or threading.Event()
-    todo = list(enumerate(scenarios))
-    results: dict[int, Outcome] = {}
-    lock = threading.Lock()
-    failures = 0
+def sanitized(outcome: Outcome) -> Outcome:
+    """The outcome with every engine-supplied text safe for JSON, XML, HTML and the terminal."""
+    outcome.message, outcome.expected, outcome.actual = (clean(t) for t in (outcome.message, outcome.expected,
+                                                                            outcome.actual))
+    outcome.stderr, outcome.raw = clean_tail(outcome.stderr), clean(outcome.raw)
+    outcome.events = clean_value(outcome.events)
+    return outcome
 
-    def take() -> list:
+
+class Run:
+    """What the workers of one run share: the scenarios to do, the results, the stop flag, the breaker."""
+
+    def __init__(self, scenarios: list[Scenario], expected: dict, max_fail: int | None, report: Report | None,
+                 stop: threading.Event, breaker: int):
+        self.todo = deque(enumerate(scenarios))
+        self.results: dict[int, Outcome] = {}
+        self.expected, self.max_fail, self.report, self.stop, self.breaker = expected, max_fail, report, stop, breaker
+        self.lock = threading.Lock()
+        self.failures = self.in_a_row = 0
+        self.interrupted = False  # Ctrl-C: outcomes of scenarios cut short are not results
+        self.engines: set[Engine] = set()  # engines in use, so an interrupt can kill them from the main thread
+        self.engines_lock = threading.Lock()  # apart: an interrupt may land while a report holds ``lock``
+
+    def take(self) -> list[tuple[int, Scenario]]:
         """The next scenarios to run: a chunk of pipelinable ones, or a single one."""
-        with lock:
-            if not todo:
+        with self.lock:
+            if not self.todo or self.stop.is_set():
                 return []
-            chunk = [todo.pop(0)]
-            while todo and len(chunk) < CHUNK and pipelinable(todo[0][1]) and pipelinable(chunk[0][1]):
-                chunk.append(todo.pop(0))
+            chunk = [self.todo.popleft()]
+            while self.todo and len(chunk) < CHUNK and pipelinable(self.todo[0][1]) and pipelinable(chunk[0][1]):
+                chunk.append(self.todo.popleft())
             return chunk
 
-    def judge(chunk: list, runners: list, engine) -> bool:
+    def requeue(self, items: list[tuple[int, Scenario]]) -> None:
+        with self.lock:
+            self.todo.extendleft(reversed(items))
+
+    def finish(self, index: int, scenario: Scenario, outcome: Outcome) -> None:
+        outcome = apply_expectations(sanitized(outcome), self.expected)
+        with self.lock:
+            if self.interrupted:
+                return
+            self.results[index] = outcome
+            if outcome.status in ("fail", "error"):
+                self.failures += 1
+                if self.max_fail is not None and self.failures >= self.max_fail:
+                    self.stop.set()
+            self.in_a_row = self.in_a_row + 1 if outcome.cause in ("timeout", "crash") else 0
+            if self.breaker and self.in_a_row >= self.breaker and not self.stop.is_set():
+                self.stop.set()
+                print(f"baobei-conform: stopping the run: the engine timed out or crashed in {self.in_a_row} "
+                      f"scenarios in a row (--breaker {self.breaker})", file=sys.stderr, flush=True)
+            if self.report:
+                self.report(scenario, outcome)
+
+    def interrupt(self) -> None:
+        """Ctrl-C: stop taking scenarios and kill every engine in use (its worker then ends at once)."""
+        self.interrupted = True
+        self.stop.set()
+        with self.engines_lock:
+            engines = list(self.engines)
+        for engine in engines:
+            engine.abort()
+
+
+class Worker:
+    """One engine at a time; chunks of scenarios sent ahead while the previous chunk is judged."""
+
+    def __init__(self, run: Run, factory: Callable[[], Any]):
+        self.run, self.factory = run, factory
+        self.engine: Engine | None = None
+        self.done = threading.Event()
+
+    def main(self) -> None:
+        try:
+            self.loop()
+        finally:
+            self.release()
+            self.done.set()
+
+    def loop(self) -> None:
+        pending = None  # (chunk, ticket): sent to the engine, not judged yet
+        while not self.run.stop.is_set():
+            chunk = self.run.take()
+            if chunk and self.engine is None and not self.start(chunk):
+                continue
+            ticket = self.send(chunk) if chunk and all(pipelinable(s) for _, s in chunk) else None
+            if pending is not None:  # judge the previous chunk while the engine works on this one
+                done, pending = self.judge(pending[0], receive_chunk(self.engine, pending[1])), None
+                if not done:
+                    self.run.requeue(chunk)  # sent to an engine that broke: sent again to a fresh one
+                    self.release()
+                    continue
+            if ticket is not None:
+                pending = (chunk, ticket)
+            elif not chunk:
+                return
+            elif not self.judge(chunk, [self.engine] * len(chunk)):
+                self.release()
+        if pending is not None:
+            self.run.requeue(pending[0])
+
+    def start(self, chunk: list[tuple[int, Scenario]]) -> bool:
+        """A fresh engine; False (the first scenario an error, the rest requeued) when it does not start."""
+        index, scenario = chunk[0]
+        try:
+            engine = as_engine(self.factory())
+        except EngineProblem as exc:
+            outcome = problem_outcome(scenario, exc)
+        except Exception as exc:  # noqa: BLE001 - an in-process factory that raises: an error, not a dead worker
+            outcome = Outcome(scenario.id, "error", message=f"the engine did not start: {exc!r}", cause="crash")
+        else:
+            with self.run.engines_lock:
+                self.engine = engine
+                self.run.engines.add(engine)
+            return True
+        self.run.finish(index, scenario, outcome)
+        self.run.requeue(chunk[1:])
+        return False
+
+    def send(self, chunk: list[tuple[int, Scenario]]) -> Any:
+        try:
+            return send_chunk([s for _, s in chunk], self.engine)
+        except EngineProblem:
+            return None  # judged one by one: each reports the problem
+
+    def judge(self, chunk: list[tuple[int, Scenario]], runners: list[Engine]) -> bool:
         """Run and record each scenario; False (the rest requeued) when the engine broke."""
         for position, ((index, scenario), runner) in enumerate(zip(chunk, runners, strict=True)):
-            if stop.is_set():
+            if self.run.stop.is_set():
+                self.run.requeue(chunk[position:])
                 return True
-            outcome = apply_expectations(run_scenario(scenario, runner), expected)
-            _finish(index, scenario, outcome)
-            if outcome.status == "error" and hasattr(engine, "stop"):
-                _requeue(chunk[position + 1:])  # their answers came from the broken engine
+            outcome = run_scenario(scenario, runner)
+            self.run.finish(index, scenario, outcome)
+            if outcome.status == "error":
+                self.run.requeue(chunk[position + 1:])  # their answers came from the broken engine
                 return False
         return True
 
-    def worker() -> None:
-        engine = None
-        pending = None  # (chunk, ticket): sent to the engine, not judged yet
-        try:
-            while not stop.is_set():
-                chunk = take()
-                if chunk and engine is None:
-                    index, scenario = chunk[0]
-                    try:
-                        engine = factory()
-                    except EngineProblem as exc:
-                        _finish(index, scenario, Outcome(scenario.id, "error", message=exc.message,
-                                                         stderr=exc.stderr, raw=exc.raw))
-                        _requeue(chunk[1:])
-                        continue
-                    except Exception as exc:  # an in-process factory that raises: an error, not a dead worker
-                        _finish(index, scenario, Outcome(scenario.id, "error",
-                                                         message=f"the engine did not start: {exc!r}"))
-                        _requeue(chunk[1:])
-                        continue
-                ticket = None
-                if len(chunk) > 1 and hasattr(engine, "send"):
-                    try:
-                        ticket = prefetch([s for _, s in chunk], engine)
-                    except EngineProblem:
-                        ticket = None  # judged one by one below: each reports the problem
-                if pending is not None:  # judge the previous chunk while the engine works on this one
-                    done = judge(pending[0], replays(engine, pending[1]), engine)
-                    pending = None
-                    if not done:
-                        _requeue(chunk)
-                        engine.stop()  # a crashed, hung or lying engine is restarted for the next scenario
-                        engine = None
-                        continue
-                if ticket is not None:
-                    pending = (chunk, ticket)
-                    continue
-                if not chunk:
-                    return
-                if not judge(chunk, [engine] * len(chunk), engine):
-                    engine.stop()
-                    engine = None
-        finally:
-            if engine is not None and hasattr(engine, "stop"):
-                engine.stop()
+    def release(self) -> None:
+        """Stop the engine (a process: its group killed and reaped)."""
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            with self.run.engines_lock:
+                self.run.engines.discard(engine)
+            engine.stop()
 
-    def _requeue(items) -> None:
-        with lock:
-            todo[:0] = items
 
-    def _finish(index: int, scenario: Scenario, outcome: Outcome) -> None:
-        nonlocal failures
-        with lock:
-            results[index] = outcome
-            if outcome.status in ("fail", "error"):
-                failures += 1
-                if max_fail is not None and failures >= max_fail:
-                    stop.set()
-            if report:
-                report(scenario, outcome)
+def run_suite(scenarios: list[Scenario], factory: Callable[[], Any], jobs: int = 1,
+              max_fail: int | None = None, expected: dict | None = None, report: Report | None = None,
+              stop: threading.Event | None = None, breaker: int = BREAKER) -> tuple[list[Outcome], bool]:
+    """Run on ``jobs`` engines at once; returns the outcomes (in scenario order) and whether all ran.
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, jobs))]
+    ``factory`` makes an engine: an ``Engine``, or any object with the engine's methods (run in process).
+    ``breaker``: consecutive timeouts or crashes that stop the run (0: never).
+    """
+    run = Run(scenarios, expected or {}, max_fail, report, stop or threading.Event(), breaker)
+    workers = [Worker(run, factory) for _ in range(max(1, jobs))]
     try:  # Ctrl-C may land while the workers are still starting (a fast first scenario): keep what ran
-        for t in threads:
-            t.start()
-        for t in threads:
-            while t.is_alive():
-                t.join(0.2)
+        for worker in workers:
+            threading.Thread(target=worker.main, name="baobei-worker", daemon=True).start()
+        for worker in workers:  # an Event, not Thread.join: on 3.11 an interrupted join makes a thread look ended
+            while not worker.done.wait(0.2):
+                pass
     except KeyboardInterrupt:
-        stop.set()
-        for t in threads:
-            if t.is_alive():
-                t.join(5)
-    outcomes = [results[i] for i in sorted(results)]
+        run.interrupt()
+        for worker in workers:
+            worker.done.wait(STOP_WAIT)
+    outcomes = [run.results[i] for i in sorted(run.results)]
     return outcomes, len(outcomes) == len(scenarios)

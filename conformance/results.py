@@ -8,6 +8,7 @@ import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 
+from baobei_conform.outputs import write_atomic
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
@@ -61,9 +62,8 @@ def _result(s: Scenario, o: Outcome) -> dict:
 
 
 def write_json(path: str, document: dict) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(document, fh, indent=2, ensure_ascii=False)
-        fh.write("\n")
+    """The document, renamed into place whole (outputs.py); never NaN or Infinity, which JSON lacks."""
+    write_atomic(path, json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
 
 
 def write_junit(path: str, document: dict) -> None:
@@ -82,7 +82,7 @@ def write_junit(path: str, document: dict) -> None:
             ET.SubElement(case, "error", message=r["message"]).text = detail + "\n" + r["stderr"] + "\n" + r["raw"]
         elif r["status"] in ("skip", "xfail"):
             ET.SubElement(case, "skipped", message=r["message"])
-    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+    write_atomic(path, ET.tostring(suite, encoding="utf-8", xml_declaration=True))
 
 
 def render_summary(document: dict) -> str:

@@ -1,135 +1,149 @@
 """Drive an engine process over the protocol; never hang, never trust it.
 
-Every request carries a ``seq`` the reply must echo. A reply that is not JSON, echoes the wrong
-seq, lacks a field or (in validation mode) breaks its schema is a ProtocolError carrying the raw
-line; no reply within the timeout is an EngineTimeout; a dead process is an EngineCrashed with the
-tail of its stderr.
+Every request carries a ``seq`` the reply must echo. A reply that is not bounded JSON (wire.py),
+echoes the wrong seq, lacks a field, is longer than ``max_line`` bytes or (in validation mode) breaks
+its schema is a ProtocolError carrying the raw line; no reply within the timeout is an EngineTimeout;
+a dead process is an EngineCrashed with the tail of its stderr. After any of them the engine is
+distrusted: ``stop`` kills its process group at once.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import queue
-import select
-import subprocess
-import threading
 import time
-from collections import deque
 
+from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and docs import them from here
+    Call,
+    Engine,
+    EngineCrashed,
+    EngineProblem,
+    EngineTimeout,
+    ProtocolError,
+    Unsupported,
+)
 from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.protocol.process import EngineProcess, stdio_env  # noqa: F401 - stdio_env: public
+from baobei_conform.protocol.wire import Unbounded, decode
+from baobei_conform.sanitize import clean, clean_tail, clean_value
 
 ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
-PIPE_SAFE = 32 * 1024  # bytes a batch may write without a thread: well under a Linux pipe's 64 KiB
+MAX_LINE = 16 * 1024 * 1024  # bytes of one reply line; beyond, the reply is a protocol error
+COMPACT_AT = 1 << 20  # bytes already consumed at the front of the read buffer before it is compacted
 
 
-class EngineProblem(Exception):
-    """The engine misbehaved; the scenario is an ``error``, the engine gets restarted."""
-
-    def __init__(self, message: str, stderr: str = "", raw: str = ""):
-        self.message, self.stderr, self.raw = message, stderr, raw
-        super().__init__(message)
-
-
-class EngineTimeout(EngineProblem):
-    pass
-
-
-class EngineCrashed(EngineProblem):
-    pass
-
-
-class ProtocolError(EngineProblem):
-    pass
-
-
-class Unsupported(Exception):
-    """The engine answered ``unsupported``: scenarios that need it are skipped, with this reason."""
-
-
-class StdioEngine:
+class StdioEngine(Engine):
     """One long-lived engine process; ``command`` is an argv list."""
 
-    def __init__(self, command: list[str], params: dict, timeout: float = 10.0, validator=None, cwd=None):
+    def __init__(self, command: list[str], params: dict, timeout: float = 10.0, validator=None, cwd=None,
+                 max_line: int = MAX_LINE):
         self.command, self.params, self.timeout, self.validator, self.cwd = command, params, timeout, validator, cwd
-        self.process: subprocess.Popen | None = None
+        self.max_line = max_line
+        self.process: EngineProcess | None = None
         self.seq = 0
         self.info: dict = {}
         self.capabilities: set[str] = set()
         self.name = command[0]
+        self.broken = False  # after a problem: stopped without ceremony
 
     # --- process life ---
     def start(self) -> None:
         try:
-            self.process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=self.cwd, env=stdio_env(),
-            )
+            self.process = EngineProcess(self.command, self.cwd)
         except OSError as exc:
             raise EngineCrashed(f"cannot start {' '.join(self.command)}: {exc}") from None
-        self.buffer = b""  # a partial line
-        self.lines: deque[bytes] = deque()  # complete lines not read yet
-        self.outstanding = 0  # sends not yet collected
-        self.to_write: queue.SimpleQueue = queue.SimpleQueue()  # batches for the writer thread, in order
-        threading.Thread(target=self._writer, args=(self.process, self.to_write), daemon=True).start()
-        self.stderr_tail: deque[str] = deque(maxlen=40)
-        self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
-        self._drainer.start()
+        self.buffer = bytearray()  # output read, not yet consumed from ``self.at`` on
+        self.at = 0  # where the next line starts in the buffer
+        self.scanned = 0  # how far the buffer is known to hold no newline
         try:
             reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION, "params": self.params})
-            for field in ("engine", "capabilities"):
-                if field not in reply:
-                    raise ProtocolError(f"the hello reply lacks {field!r}", raw=json.dumps(reply))
-        except Exception:
+            self.info, self.capabilities = _hello(reply)
+        except BaseException:
+            self.broken = True
             self.stop()  # an engine that fails its handshake is nobody's to stop later: never leave it running
             raise
-        self.info = reply["engine"]
         self.name = self.info.get("name", self.name)
-        self.capabilities = set(reply["capabilities"])
-
-    def _drain(self, stream) -> None:
-        for line in stream:
-            self.stderr_tail.append(line.decode("utf-8", "replace").rstrip("\n"))
-
-    def _read_line(self, deadline: float) -> bytes | None:
-        """The engine's next output line (None at end of output); read in this thread, so no hand-off."""
-        fd = self.process.stdout.fileno()
-        while not self.lines:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise TimeoutError
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None
-            *complete, self.buffer = (self.buffer + chunk).split(b"\n")
-            self.lines.extend(complete)
-        return self.lines.popleft()
 
     def stderr(self) -> str:
-        return "\n".join(self.stderr_tail) if self.process else ""
-
-    def _reap(self) -> int | None:
-        """The exit code of an engine whose pipes closed, once it has exited and its stderr is read to the end."""
-        try:
-            code = self.process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            code = None
-        self._drainer.join(timeout=2)
-        return code
+        return clean_tail(self.process.stderr_tail()) if self.process else ""
 
     def stop(self) -> None:
-        """Ask politely, then kill: a stopped engine never lingers."""
-        if not self.process:
+        """Ask politely (unless it misbehaved), then kill the process group and reap: nothing lingers."""
+        process, self.process = self.process, None
+        if process is None:
             return
-        if self.process.poll() is None:  # behind any batch still queued, so nothing interleaves
-            self.to_write.put((json.dumps({"seq": self.seq + 1, "cmd": "stop"}) + "\n").encode())
-        self.to_write.put(None)  # the writer thread ends
+        if not self.broken and not process.exited():
+            process.write((ENCODE({"seq": self.seq + 1, "cmd": "stop"}) + "\n").encode())
+            process.wait_exit(1.0)
+        process.kill()
+
+    def abort(self) -> None:
+        process = self.process
+        if process is not None:
+            process.kill_group()
+
+    # --- reading ---
+    def _read_line(self, deadline: float) -> bytes | None:
+        """The engine's next output line (None at end of output); linear in its length, at most ``max_line``."""
+        while True:
+            newline = self.buffer.find(b"\n", self.scanned)
+            if newline >= 0:
+                line = bytes(self.buffer[self.at:newline])
+                self.at = self.scanned = newline + 1
+                if self.at >= COMPACT_AT or self.at == len(self.buffer):
+                    del self.buffer[:self.at]
+                    self.at = self.scanned = 0
+                return line
+            self.scanned = len(self.buffer)
+            if len(self.buffer) - self.at > self.max_line:
+                size = len(self.buffer) - self.at
+                del self.buffer[:]
+                raise ProtocolError(f"the engine wrote a line longer than {self.max_line} bytes "
+                                    f"(read {size} bytes without a line end)", self.stderr())
+            chunk = self.process.pump(deadline)
+            if chunk is None:
+                return None
+            if not chunk:
+                raise TimeoutError
+            self.buffer += chunk
+
+    def _problem(self, problem: EngineProblem) -> EngineProblem:
+        self.broken = True
+        return problem
+
+    def _receive(self, message: dict) -> dict:
+        """The reply to ``message``: checked for JSON, the echoed seq, ``ok`` and (validating) the schema."""
         try:
-            self.process.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
+            line = self._read_line(time.monotonic() + self.timeout)
+        except TimeoutError:
+            raise self._problem(EngineTimeout(f"no answer to {message['cmd']!r} within {self.timeout:g} s",
+                                              self.stderr())) from None
+        except ProtocolError as exc:
+            raise self._problem(exc) from None
+        if line is None:
+            code = self.process.exit_code()
+            raise self._problem(EngineCrashed(f"the engine exited (code {code}) during {message['cmd']!r}",
+                                              self.stderr()))
+        try:
+            reply = decode(line)
+        except Unbounded as exc:
+            raise self._problem(ProtocolError(f"the engine wrote a reply beyond the protocol's bounds: {exc}",
+                                              self.stderr(), _text(line))) from None
+        except ValueError:
+            raise self._problem(ProtocolError("the engine wrote a line that is not JSON", self.stderr(),
+                                              _text(line))) from None
+        if not isinstance(reply, dict) or reply.get("seq") != message["seq"]:
+            raise self._problem(ProtocolError(f"the reply does not echo seq {message['seq']}", self.stderr(),
+                                              _text(line)))
+        if not isinstance(reply.get("ok"), bool):
+            raise self._problem(ProtocolError("the reply lacks a boolean 'ok'", self.stderr(), _text(line)))
+        if self.validator:
+            try:
+                self.validator.check_reply(message["cmd"], reply, _text(line))
+            except ProtocolError as exc:
+                raise self._problem(exc) from None
+        if not reply["ok"] and (reply.get("error") or {}).get("code") == "unsupported":
+            raise Unsupported(f"the engine does not support {message['cmd']!r}")
+        return reply
 
     # --- requests ---
     def _prepare(self, message: dict) -> tuple[dict, bytes]:
@@ -139,42 +153,12 @@ class StdioEngine:
             self.validator.check_request(message)
         return message, (ENCODE(message) + "\n").encode()
 
-    def _send(self, data: bytes) -> None:
-        try:
-            self.process.stdin.write(data)
-        except (OSError, ValueError):
-            code = self._reap()
-            raise EngineCrashed(f"the engine closed its input (exit code {code})", self.stderr()) from None
-
-    def _receive(self, message: dict) -> dict:
-        """The reply to ``message``: checked for JSON, the echoed seq, ``ok`` and (validating) the schema."""
-        try:
-            line = self._read_line(time.monotonic() + self.timeout)
-        except TimeoutError:
-            raise EngineTimeout(f"no answer to {message['cmd']!r} within {self.timeout:g} s", self.stderr()) from None
-        if line is None:
-            code = self._reap()
-            raise EngineCrashed(f"the engine exited (code {code}) during {message['cmd']!r}", self.stderr())
-        try:
-            reply = json.loads(line)  # bytes: decoded as UTF-8 by json itself
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ProtocolError("the engine wrote a line that is not JSON", self.stderr(), _text(line)) from None
-        if not isinstance(reply, dict) or reply.get("seq") != message["seq"]:
-            raise ProtocolError(f"the reply does not echo seq {message['seq']}", self.stderr(), _text(line))
-        if not isinstance(reply.get("ok"), bool):
-            raise ProtocolError("the reply lacks a boolean 'ok'", self.stderr(), _text(line))
-        if self.validator:
-            self.validator.check_reply(message["cmd"], reply, _text(line))
-        if not reply["ok"] and (reply.get("error") or {}).get("code") == "unsupported":
-            raise Unsupported(f"the engine does not support {message['cmd']!r}")
-        return reply
-
     def request(self, message: dict) -> dict:
         """Send one request and wait for its reply."""
         if self.process is None:
             self.start()
         message, data = self._prepare(message)
-        self._send(data)
+        self.process.write(data)
         return self._receive(message)
 
     def _result(self, message: dict, reply: dict):
@@ -184,31 +168,30 @@ class StdioEngine:
             if not reply["ok"]:
                 code = (reply.get("error") or {}).get("code")
                 if not isinstance(code, str):
-                    raise ProtocolError("a refused action needs error.code", self.stderr(), json.dumps(reply))
-                return None, code
-            return (reply.get("events") or [] if "events" in self.capabilities else []), None
+                    raise self._problem(ProtocolError("a refused action needs error.code", self.stderr(),
+                                                      _dump(reply)))
+                return None, clean(code, 200)
+            events = reply.get("events") or [] if "events" in self.capabilities else []
+            if not isinstance(events, list):
+                raise self._problem(ProtocolError("the 'apply' reply's events are not a list", self.stderr(),
+                                                  _dump(reply)))
+            return clean_value(events), None
         if not reply["ok"]:
-            error = reply.get("error") or {}
-            raise ProtocolError(f"{cmd!r} failed: {error.get('code')}: {error.get('message', '')}",
-                                self.stderr(), json.dumps(reply))
+            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+            raise self._problem(ProtocolError(
+                clean(f"{cmd!r} failed: {error.get('code')}: {error.get('message', '')}"), self.stderr(),
+                _dump(reply)))
         field = {"state": "state", "view": "view"}.get(cmd)
         if field is None:
             return None
         if field not in reply:
-            raise ProtocolError(f"the {cmd!r} reply lacks {field!r}", self.stderr(), json.dumps(reply))
+            raise self._problem(ProtocolError(f"the {cmd!r} reply lacks {field!r}", self.stderr(), _dump(reply)))
         return reply[field]
 
-    def batch(self, calls: list[tuple]) -> list:
-        """Run calls like ("apply", action) pipelined: all requests go out at once, replies are read in order.
-
-        Returns one result per call; a call that failed holds its exception, and after an engine
-        problem every later call holds the same one (the engine is no longer trustworthy).
-        """
-        return self.collect(self.send(calls))
-
-    def send(self, calls: list[tuple]) -> list:
+    def send(self, calls: list[Call]) -> list:
         """Send the calls' requests without waiting; ``collect`` reads the replies. Several sends may be
-        outstanding (collected in order), so the engine always has work while the harness judges."""
+        outstanding (collected in order), so the engine always has work while the harness judges; what the
+        pipe does not take now is written while replies are read."""
         if self.process is None:
             self.start()
         messages, chunks = [], []
@@ -219,17 +202,11 @@ class StdioEngine:
             message, data = self._prepare(_message(call))
             messages.append(message)
             chunks.append(data)
-        data = b"".join(chunks)
-        if len(data) <= PIPE_SAFE and not self.outstanding:  # fits in an empty pipe: the write cannot block
-            self._send(data)
-        else:  # the writer thread, so a long or second batch cannot deadlock on full pipes
-            self.to_write.put(data)
-        self.outstanding += 1
+        self.process.write(b"".join(chunks))
         return messages
 
     def collect(self, messages: list) -> list:
-        """The results of a ``send``, in order (see ``batch``)."""
-        self.outstanding -= 1
+        """The results of a ``send``, in order; after an engine problem every later call holds the same one."""
         results: list = []
         for message in messages:
             if isinstance(message, Exception):
@@ -244,44 +221,34 @@ class StdioEngine:
                 break
         return results
 
-    @staticmethod
-    def _writer(process: subprocess.Popen, batches: queue.SimpleQueue) -> None:
-        """Write queued batches one after the other until stopped; requests never interleave."""
-        while (data := batches.get()) is not None:
-            try:
-                process.stdin.write(data)
-            except (OSError, ValueError):
-                pass  # the reader reports the dead engine with its exit code and stderr
 
-    def _one(self, call: tuple):
-        (result,) = self.batch([call])
-        if isinstance(result, Exception):
-            raise result
-        return result
-
-    # --- the runner's engine interface ---
-    def setup(self, state: dict, params: dict | None) -> None:
-        self._one(("setup", state, params))
-
-    def new_game(self, players: int) -> None:
-        self._one(("new_game", players))
-
-    def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
-        return self._one(("apply", action))
-
-    def state(self) -> dict:
-        return self._one(("state",))
-
-    def view(self, player: int) -> dict:
-        return self._one(("view", player))
+def _hello(reply: dict) -> tuple[dict, set[str]]:
+    """The engine's description and capabilities from its ``hello`` reply, checked and made safe."""
+    if not reply.get("ok"):
+        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        raise ProtocolError(clean(f"the engine refused hello: {error.get('code')}: {error.get('message', '')}"),
+                            raw=_dump(reply))
+    for field in ("engine", "capabilities"):
+        if field not in reply:
+            raise ProtocolError(f"the hello reply lacks {field!r}", raw=_dump(reply))
+    engine, capabilities = reply["engine"], reply["capabilities"]
+    if not isinstance(engine, dict) or not all(isinstance(v, str) for v in engine.values()):
+        raise ProtocolError("the hello reply's 'engine' must be an object of strings", raw=_dump(reply))
+    if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
+        raise ProtocolError("the hello reply's 'capabilities' must be a list of strings", raw=_dump(reply))
+    return {clean(k, 100): clean(v, 200) for k, v in engine.items()}, {clean(c, 100) for c in capabilities}
 
 
 def _text(line: bytes) -> str:
-    """A raw output line as text, for error reports."""
-    return line.decode("utf-8", "replace")
+    """A raw output line as text, for error reports (cut and made safe: it goes into every output)."""
+    return clean(line[:8192].decode("utf-8", "replace")) + (f"... [{len(line)} bytes]" if len(line) > 8192 else "")
 
 
-def _message(call: tuple) -> dict:
+def _dump(reply: dict) -> str:
+    return clean(json.dumps(clean_value(reply), ensure_ascii=False))
+
+
+def _message(call: Call) -> dict:
     """The request for a runner call."""
     kind, *args = call
     if kind == "setup":
@@ -293,7 +260,3 @@ def _message(call: tuple) -> dict:
     if kind == "view":
         return {"cmd": "view", "player": args[0]}
     return {"cmd": kind}
-
-def stdio_env() -> dict:
-    """The environment engines run in (unbuffered Python output, so replies are never held back)."""
-    return {**os.environ, "PYTHONUNBUFFERED": "1"}

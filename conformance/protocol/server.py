@@ -13,14 +13,62 @@ import sys
 from collections.abc import Callable
 
 from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.protocol.position import Malformed, check_position
 from baobei_conform.runner.engine import ReferenceEngine
+from baobei_ref import RuleError
 
 CAPABILITIES = ["views", "legal_actions", "events"]
 ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 
 
-def handle(engine, request: dict) -> dict:
+class Log:
+    """How the served game came to be (its setup or new game, the actions accepted since), to rebuild it
+    when a request fails half-way: a request that is not accepted never changes the state."""
+
+    def __init__(self) -> None:
+        self.origin: tuple | None = None
+        self.accepted: list[dict] = []
+
+    def start(self, *origin) -> None:
+        self.origin, self.accepted = origin, []
+
+    def rebuild(self, engine) -> None:
+        if self.origin is None:
+            return
+        kind, *args = self.origin
+        getattr(engine, kind)(*args)
+        for action in self.accepted:
+            engine.apply(action)
+
+
+def _setup(engine, request: dict, log: Log) -> dict:
+    """Adopt a position after checking it is one (position.py, then the reference's own card count)."""
+    state, params = request["state"], request.get("params")
+    try:
+        check_position(state, {c: engine.catalog.species_of(c) for c in engine.catalog.cards},
+                       engine.params.min_players, engine.params.max_players)
+        engine.setup(state, params)
+    except (Malformed, RuleError) as exc:
+        return {"ok": False, "error": {"code": "malformed_state", "message": str(exc)}}
+    log.start("setup", state, params)
+    return {"ok": True}
+
+
+def _apply(engine, request: dict, log: Log) -> dict:
+    try:
+        events, code = engine.apply(request["action"])
+    except Exception:
+        log.rebuild(engine)  # the reference failed half-way (a position it cannot play on): undo
+        raise
+    if code is not None:
+        return {"ok": False, "error": {"code": code}}
+    log.accepted.append(request["action"])
+    return {"ok": True, "events": events}
+
+
+def handle(engine, request: dict, log: Log | None = None) -> dict:
     """One request -> one reply (without seq)."""
+    log = log or Log()
     cmd = request.get("cmd")
     if cmd == "hello":
         if str(request.get("protocol", "")).split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
@@ -29,16 +77,13 @@ def handle(engine, request: dict) -> dict:
         return {"ok": True, "engine": {"name": engine.name, "version": "0.1.0", "language": "python"},
                 "capabilities": CAPABILITIES}
     if cmd == "setup":
-        engine.setup(request["state"], request.get("params"))
-        return {"ok": True}
+        return _setup(engine, request, log)
     if cmd == "new_game":
         engine.new_game(request["players"])
+        log.start("new_game", request["players"])
         return {"ok": True}
     if cmd == "apply":
-        events, code = engine.apply(request["action"])
-        if code is not None:
-            return {"ok": False, "error": {"code": code}}
-        return {"ok": True, "events": events}
+        return _apply(engine, request, log)
     if cmd == "state":
         return {"ok": True, "state": engine.state()}
     if cmd == "view":
@@ -50,7 +95,7 @@ def handle(engine, request: dict) -> dict:
     return {"ok": False, "error": {"code": "unsupported", "message": f"unknown command {cmd!r}"}}
 
 
-def _answer(engine, line: str | bytes) -> tuple[str, bool]:
+def _answer(engine, line: str | bytes, log: Log | None = None) -> tuple[str, bool]:
     """The reply line to one request line, and whether it was ``stop``."""
     request: dict = {}
     try:
@@ -58,7 +103,7 @@ def _answer(engine, line: str | bytes) -> tuple[str, bool]:
         if not isinstance(parsed, dict):
             raise ValueError("a request is a JSON object")
         request = parsed
-        reply = handle(engine, request)
+        reply = handle(engine, request, log)
     except Exception as exc:  # a bad request must be answered, not crash the engine
         reply = {"ok": False, "error": {"code": "engine_error", "message": f"{type(exc).__name__}: {exc}"}}
     reply["seq"] = request.get("seq")
@@ -89,12 +134,12 @@ def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None) -> int:
     """Answer requests until ``stop`` or end of input; replies to pipelined requests go out in one write."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     out = getattr(stdout, "buffer", None)  # write bytes straight to a real stdout
-    engine = factory()
+    engine, log = factory(), Log()
     for lines in _batches(stdin):
         replies, stop = [], False
         for line in lines:
             if line.strip():
-                reply, stop = _answer(engine, line)
+                reply, stop = _answer(engine, line, log)
                 replies.append(reply)
                 if stop:
                     break

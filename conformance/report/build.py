@@ -8,6 +8,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from baobei_conform.outputs import replace_dir
 from baobei_conform.report.model import ALL_STATUSES, ClauseRow, Report, collect, id_key, part_key, pct
 
 HERE = Path(__file__).resolve().parent
@@ -70,13 +71,13 @@ def build_report(out_dir, results_files: list | None = None, scenarios_dir="scen
 
 
 def write_report(report: Report, out: Path) -> Path:
-    out.mkdir(parents=True, exist_ok=True)
-    for sub, pattern in (("scenarios", "*.html"), ("badges", "*.json")):  # what an earlier build wrote
-        for old in (out / sub).glob(pattern):
-            old.unlink()
-    (out / "static").mkdir(exist_ok=True)
-    (out / "scenarios").mkdir(exist_ok=True)
-    (out / "badges").mkdir(exist_ok=True)
+    """Build the report in a fresh folder and swap it in for ``out``: never half of one run, nor two runs mixed."""
+    return replace_dir(out, lambda fresh: _write_pages(report, fresh))
+
+
+def _write_pages(report: Report, out: Path) -> Path:
+    for sub in ("static", "scenarios", "badges"):
+        (out / sub).mkdir()
     for name in STATIC_FILES:
         shutil.copyfile(STATIC / name, out / "static" / name)
 

@@ -24,6 +24,7 @@ from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.results import RESULTS_SCHEMA, STATUSES, part, results_document
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
+from baobei_conform.sanitize import clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
 from baobei_spec import Clause, Spec, default_spec
 from baobei_spec.summary import part_of
@@ -155,9 +156,10 @@ def engine_run(document: dict, source: str, taken: set[str]) -> EngineRun:
 
 
 def load_results(path: str | Path) -> dict:
+    """A results file, its text made safe (it may come from any tool or an older harness: sanitize.py)."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        return clean_value(json.loads(Path(path).read_text(encoding="utf-8")), limit=1 << 20)
+    except (OSError, ValueError, RecursionError) as exc:
         raise ReportError(f"{path}: cannot read the results: {exc}") from None
 
 

@@ -1,30 +1,13 @@
-"""The engine interface the runner drives, and the reference interpreter behind it in process."""
+"""The reference interpreter as an engine in process, and the rule parameters as the handshake carries them."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Protocol
 
+from baobei_conform.engine_api import Call, Engine, run_calls
 from baobei_ref import Catalog, Game, RuleError, action_from_json
 from baobei_ref.game import default_catalog, default_params
 from baobei_spec import Params
-
-
-class Engine(Protocol):
-    """What the runner needs from an engine. ``apply`` returns (events, None) or (None, error code)."""
-
-    name: str
-    capabilities: frozenset[str] | set[str]
-
-    def setup(self, state: dict, params: dict | None) -> None: ...
-
-    def new_game(self, players: int) -> None: ...
-
-    def apply(self, action: dict) -> tuple[list[dict] | None, str | None]: ...
-
-    def state(self) -> dict: ...
-
-    def view(self, player: int) -> dict: ...
 
 
 def params_with(overrides: dict | None, params: Params | None = None) -> Params:
@@ -75,8 +58,8 @@ def params_from_json(data: dict):
     return params, catalog
 
 
-class ReferenceEngine:
-    """The reference interpreter, in process."""
+class ReferenceEngine(Engine):
+    """The reference interpreter, in process: each call is answered when it is sent."""
 
     name = "baobei-ref"
     capabilities = frozenset({"views", "legal_actions", "events"})
@@ -86,6 +69,12 @@ class ReferenceEngine:
         self.game: Game | None = None
         self.params, self.catalog = default_params(), default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
+
+    def send(self, calls: list[Call]) -> list:
+        return run_calls(self, calls)
+
+    def collect(self, ticket: list) -> list:
+        return ticket
 
     def configure(self, params: dict | None) -> None:
         """Adopt the handshake's rule parameters."""

@@ -5,10 +5,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from baobei_conform.protocol.client import EngineProblem, Unsupported
+from baobei_conform.engine_api import Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
 from baobei_conform.runner.checks import evaluate
 from baobei_conform.runner.diff import diff
-from baobei_conform.runner.engine import Engine
 from baobei_conform.scenario import Scenario
 
 SHOWN_CHANGES = 12  # changed fields a failed reject step lists
@@ -27,6 +26,7 @@ class Outcome:
     events: list[dict] = field(default_factory=list)
     stderr: str = ""  # the engine's stderr tail, for errors
     raw: str = ""  # the offending raw line, for protocol errors
+    cause: str = ""  # for errors: timeout | crash | protocol (the harness's circuit breaker counts the first two)
     seconds: float = 0.0
 
 
@@ -80,7 +80,7 @@ def _resolved_shuffle(step: dict, engine: Engine) -> dict:
     return {**step, "op": "apply", "action": {"type": "shuffle", "order": order}}
 
 
-def _plan(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
+def plan_calls(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
     """The engine calls a run of steps needs, in order, and where each step finds its answers.
 
     The state is fetched once between two actions: expectations only read it.
@@ -115,22 +115,9 @@ def _plan(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
     return calls, where
 
 
-def _execute(engine: Engine, calls: list[tuple]) -> list:
-    """Results of the calls (an exception where one failed): pipelined when the engine can batch."""
-    if hasattr(engine, "batch"):
-        return engine.batch(calls)
-    results: list = []
-    for kind, *args in calls:
-        try:
-            results.append(getattr(engine, kind)(*args))
-        except (Unsupported, EngineProblem) as exc:
-            results.append(exc)
-    return results
-
-
 def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace) -> list[dict]:
-    calls, where = _plan(steps)
-    results = _execute(engine, calls)
+    calls, where = plan_calls(steps)
+    results = engine.batch(calls)
 
     def get(position: int):
         result = results[position]
@@ -185,45 +172,6 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
     raise StepFailed(f"unknown step {op!r}")
 
 
-class _Replay:
-    """An engine whose first batch of calls was already answered (pipelined with other scenarios)."""
-
-    def __init__(self, engine: Engine, calls: list[tuple], results: list):
-        self.engine, self.calls, self.results = engine, calls, results
-        self.name, self.capabilities = engine.name, engine.capabilities
-
-    def batch(self, calls: list[tuple]) -> list:
-        if calls == self.calls:
-            self.calls = None  # answered once
-            return self.results
-        return self.engine.batch(calls)
-
-    def state(self) -> dict:
-        return self.engine.state()
-
-
-def prefetch(scenarios: list[Scenario], engine: Engine):
-    """Send the calls of several scenarios at once, without waiting (engines that ``send``, scenarios
-    without a shuffle). ``replays(ticket)`` later gives each scenario an engine that replays its answers."""
-    plans = [_plan(s.steps)[0] for s in scenarios]
-    return plans, engine.send([call for plan in plans for call in plan])
-
-
-def replays(engine: Engine, ticket) -> list[Engine]:
-    plans, sent = ticket
-    results = engine.collect(sent)
-    out, start = [], 0
-    for plan in plans:
-        out.append(_Replay(engine, plan, results[start:start + len(plan)]))
-        start += len(plan)
-    return out
-
-
-def pipelinable(scenario: Scenario) -> bool:
-    """One run of steps: its engine calls do not depend on an answer (no shuffle named by species)."""
-    return all(step["op"] != "shuffle" for step in scenario.steps)
-
-
 def needs(scenario: Scenario) -> set[str]:
     """Optional engine capabilities the scenario's checks use."""
     out = set()
@@ -234,6 +182,12 @@ def needs(scenario: Scenario) -> set[str]:
         if check.get("what") == "event":
             out.add("events")
     return out
+
+
+def problem_outcome(scenario: Scenario, exc: EngineProblem) -> Outcome:
+    """The ``error`` outcome of a scenario during which the engine misbehaved."""
+    cause = "timeout" if isinstance(exc, EngineTimeout) else "crash" if isinstance(exc, EngineCrashed) else "protocol"
+    return Outcome(scenario.id, "error", message=exc.message, stderr=exc.stderr, raw=exc.raw, cause=cause)
 
 
 def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
@@ -250,7 +204,7 @@ def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
     except Unsupported as exc:
         out = Outcome(scenario.id, "skip", message=str(exc))
     except EngineProblem as exc:
-        out = Outcome(scenario.id, "error", message=exc.message, stderr=exc.stderr, raw=exc.raw)
+        out = problem_outcome(scenario, exc)
     except Exception as exc:  # an in-process engine that crashes must not stop the run
         out = Outcome(scenario.id, "error", message=f"the engine raised {type(exc).__name__}: {exc}")
     else:

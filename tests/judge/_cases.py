@@ -19,6 +19,7 @@ from _double import HIDDEN, Double, base_world, card
 
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
+from baobei_conform.engine_api import InProcess
 from baobei_conform.harness import apply_expectations
 from baobei_conform.report.model import NOT_RUN, Report
 from baobei_conform.runner.diff import diff
@@ -57,7 +58,7 @@ def scenario(script: str) -> Scenario:
 
 def judge(statements: str, world: dict, **double) -> tuple[Outcome, Double]:
     engine = Double(world, **double)
-    return run_scenario(scenario(TABLE + statements), engine), engine
+    return run_scenario(scenario(TABLE + statements), InProcess(engine)), engine
 
 
 def put(path: str, value) -> Callable[[dict], None]:
@@ -254,7 +255,7 @@ def _setup(right: bool) -> None:
 
 def _new_game(right: bool) -> None:
     engine = Double(world_with(), broken=None if right else "new_game")
-    outcome = run_scenario(scenario("new game 3 players\nexpect pending window p1 p2\n"), engine)
+    outcome = run_scenario(scenario("new game 3 players\nexpect pending window p1 p2\n"), InProcess(engine))
     assert outcome.status == ("pass" if right else "error")
     assert engine.received[0] == ("new_game", 3)
 

@@ -62,8 +62,8 @@ MUTANTS = [
            'need["apply"] = call("apply", step["action"])', "an expect reuses the state from before the latest action"),
     Mutant(RUN, "        left.remove(match)\n", "", "a shuffle may name the same card twice"),
     Mutant(RUN, '            out.add("events")\n', "            pass\n", "event checks run on engines without events"),
-    Mutant(RUN, 'out = Outcome(scenario.id, "error", message=exc.message',
-           'out = Outcome(scenario.id, "pass", message=exc.message', "a broken engine passes"),
+    Mutant(RUN, 'return Outcome(scenario.id, "error", message=exc.message',
+           'return Outcome(scenario.id, "pass", message=exc.message', "a broken engine passes"),
     # --- the expectations file ---
     Mutant(HARNESS, 'if outcome.status == known["status"]:', 'if outcome.status in ("fail", "error", "skip"):',
            "a known fail also excuses an error"),

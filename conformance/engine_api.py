@@ -1,0 +1,128 @@
+"""The one engine interface the harness drives, whether the engine runs in process or over the protocol.
+
+Both sides answer *calls* like ``("apply", action)`` in batches: ``send`` hands a batch over without
+waiting, ``collect`` returns its results in order (an exception object where a call failed, and after
+an engine problem the same problem for every later call). The runner plans a scenario's calls, the
+harness pipelines batches of several scenarios; neither needs to know what runs the engine.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+Call = tuple  # ("setup", state, params) | ("new_game", players) | ("apply", action) | ("state",) | ("view", player)
+CALLS = ("setup", "new_game", "apply", "state", "view")
+
+
+class EngineProblem(Exception):
+    """The engine misbehaved; the scenario is an ``error``, the engine gets restarted."""
+
+    def __init__(self, message: str, stderr: str = "", raw: str = ""):
+        self.message, self.stderr, self.raw = message, stderr, raw
+        super().__init__(message)
+
+
+class EngineTimeout(EngineProblem):
+    """No answer in time: counts towards the circuit breaker."""
+
+
+class EngineCrashed(EngineProblem):
+    """The engine died or could not start: counts towards the circuit breaker."""
+
+
+class ProtocolError(EngineProblem):
+    """The engine answered, but not by the protocol."""
+
+
+class Unsupported(Exception):
+    """The engine answered ``unsupported``: scenarios that need it are skipped, with this reason."""
+
+
+class Engine(ABC):
+    """What the runner and the harness drive. ``apply`` returns (events, None) or (None, error code)."""
+
+    name: str = "engine"
+    capabilities: frozenset[str] | set[str] = frozenset()
+    info: dict = {}
+
+    @abstractmethod
+    def send(self, calls: list[Call]) -> Any:
+        """Hand the calls over without waiting for their results; returns a ticket for ``collect``."""
+
+    @abstractmethod
+    def collect(self, ticket: Any) -> list:
+        """The results of one ``send``, in order; sends are collected in the order they were made."""
+
+    def batch(self, calls: list[Call]) -> list:
+        return self.collect(self.send(calls))
+
+    def stop(self) -> None:
+        """Release the engine (a process is stopped and reaped); the default has nothing to release."""
+        return None
+
+    def abort(self) -> None:
+        """Kill the engine now, from another thread (Ctrl-C); the worker using it still calls ``stop``."""
+        return None
+
+    def _one(self, call: Call):
+        (result,) = self.batch([call])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def setup(self, state: dict, params: dict | None) -> None:
+        self._one(("setup", state, params))
+
+    def new_game(self, players: int) -> None:
+        self._one(("new_game", players))
+
+    def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
+        return self._one(("apply", action))
+
+    def state(self) -> dict:
+        return self._one(("state",))
+
+    def view(self, player: int) -> dict:
+        return self._one(("view", player))
+
+
+def run_calls(rules: Any, calls: list[Call]) -> list:
+    """Results of calls made on an object with the engine's methods, in process (see ``Engine``)."""
+    results: list = []
+    for kind, *args in calls:
+        try:
+            results.append(getattr(rules, kind)(*args))
+        except Unsupported as exc:
+            results.append(exc)
+        except Exception as exc:  # noqa: BLE001 - an engine that raises is an error for its scenario, not a dead run
+            problem = exc if isinstance(exc, EngineProblem) else EngineProblem(
+                f"the engine raised {type(exc).__name__}: {exc}")
+            return results + [problem] * (len(calls) - len(results))
+    return results
+
+
+class InProcess(Engine):
+    """Any Python object with ``setup``, ``new_game``, ``apply``, ``state`` and ``view`` (a ``python:`` factory's)."""
+
+    def __init__(self, rules: Any):
+        self.rules = rules
+        self.name = getattr(rules, "name", type(rules).__name__)
+        self.capabilities = frozenset(getattr(rules, "capabilities", ()))
+        self.info = dict(getattr(rules, "info", None) or {"name": self.name})
+
+    def send(self, calls: list[Call]) -> list:
+        return run_calls(self.rules, calls)
+
+    def collect(self, ticket: list) -> list:
+        return ticket
+
+    def stop(self) -> None:
+        stop = getattr(self.rules, "stop", None)  # optional for python: engines (docs/protocol.md, section 10)
+        if callable(stop):
+            stop()
+
+
+def as_engine(obj: Any) -> Engine:
+    """The engine interface of what a factory returned."""
+    return obj if isinstance(obj, Engine) else InProcess(obj)

@@ -1,0 +1,164 @@
+"""Is a ``setup`` state a position of the game? ``baobei-ref serve`` refuses one that is not (``malformed_state``).
+
+A canonical state from the wire is checked before the reference adopts it: every field of the right
+type, players and slots in range, every catalog card exactly once, and a pending decision consistent
+with the table. Without this, ``active: -1`` or a card in two places becomes a game in which the
+rules' own checks no longer hold (a refused action could change the state).
+"""
+
+from __future__ import annotations
+
+from baobei_ref.state import DECISIONS
+
+FIELDS = ("seats", "players", "round", "decisive", "turn", "active", "first", "zones", "deck", "discard", "top",
+          "under", "box", "drawn", "seen", "scores", "round_scores", "bao", "shield", "shield_touched", "recycles",
+          "final_phase", "last_turns", "moved", "pending", "agenda", "winner")
+BIG = 10 ** 9  # bound of any count or score
+MAX_SLOTS = 64
+SHIELDS = ("none", "armed", "active")
+CHANCE = ("first_player", "deal", "recycle", "window", "game_over")  # decided by nobody in particular
+
+
+class Malformed(Exception):
+    """What makes the state no position of the game."""
+
+
+def need(ok: bool, message: str) -> None:
+    if not ok:
+        raise Malformed(message)
+
+
+def _int(value, name: str, low: int = 0, high: int = BIG) -> int:
+    need(type(value) is int and low <= value <= high, f"{name} must be an integer from {low} to {high}")
+    return value
+
+
+def _player(value, name: str, players, optional: bool = True) -> None:
+    if value is None and optional:
+        return
+    need(type(value) is int and value in players, f"{name} must be one of the players {sorted(players)}"
+         + (" or null" if optional else ""))
+
+
+def _cards(value, name: str, catalog) -> list[str]:
+    need(isinstance(value, list) and all(isinstance(c, str) and c in catalog for c in value),
+         f"{name} must be a list of card ids of the catalog")
+    return value
+
+
+def _card(value, name: str, catalog, optional: bool = True) -> str | None:
+    if value is None and optional:
+        return None
+    need(isinstance(value, str) and value in catalog, f"{name} must be a card id of the catalog")
+    return value
+
+
+def _by_player(value, name: str, seats: int, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    need(isinstance(value, dict) and all(isinstance(k, str) and k.isdigit() and int(k) < seats for k in value),
+         f"{name} must map seat numbers (strings) to integers")
+    for k, v in value.items():
+        _int(v, f"{name}.{k}", -BIG)
+
+
+def check_position(state, species_of: dict[str, str], min_players: int, max_players: int) -> None:
+    """Raise Malformed (saying why) unless ``state`` is a position of the game; ``species_of`` is the catalog."""
+    need(isinstance(state, dict), "a state is a JSON object")
+    for name in FIELDS:
+        need(name in state, f"the state lacks {name!r}")
+    extra = sorted(set(state) - set(FIELDS))
+    need(not extra, f"unknown field {extra[:1]}")
+    seats = _int(state["seats"], "seats", min_players, max_players)
+    players = state["players"]
+    need(isinstance(players, list) and len(players) >= 2 and len(set(map(repr, players))) == len(players)
+         and all(type(p) is int and 0 <= p < seats for p in players),
+         f"players must list two or more distinct seats from 0 to {seats - 1}")
+    for name in ("round", "turn", "recycles"):
+        _int(state[name], name)
+    for name in ("decisive", "shield_touched", "final_phase"):
+        need(isinstance(state[name], bool), f"{name} must be true or false")
+    for name in ("active", "first", "bao"):
+        _player(state[name], name, players)
+    _player(state["winner"], "winner", range(seats))
+    need(state["shield"] in SHIELDS if isinstance(state["shield"], str) else False, f"shield must be one of {SHIELDS}")
+    zones = state["zones"]
+    need(isinstance(zones, dict) and sorted(zones) == sorted(str(p) for p in players),
+         "zones must have one zone per player of the round, keyed by seat number")
+    for owner, zone in zones.items():
+        need(isinstance(zone, list) and len(zone) <= MAX_SLOTS, f"zone {owner} must be a list of slots")
+        for i, slot in enumerate(zone, start=1):
+            if slot is not None:
+                need(isinstance(slot, dict) and set(slot) == {"card", "species"}, f"zone {owner} slot {i}: "
+                     "a slot is null or {card, species}")
+                card = _card(slot["card"], f"zone {owner} slot {i}", species_of, optional=False)
+                need(slot["species"] == species_of[card], f"zone {owner} slot {i}: {card} is a {species_of[card]}")
+    for name in ("deck", "discard", "under", "box", "moved"):
+        _cards(state[name], name, species_of)
+    need(state["top"] == (state["discard"][-1] if state["discard"] else None), "top must be the last discard")
+    _card(state["drawn"], "drawn", species_of)
+    seen = state["seen"]
+    need(isinstance(seen, dict) and all(k in species_of for k in seen), "seen must map card ids to seats")
+    for card, viewers in seen.items():
+        need(isinstance(viewers, list) and all(type(p) is int and 0 <= p < seats for p in viewers),
+             f"seen.{card} must list seats")
+    _by_player(state["scores"], "scores", seats)
+    _by_player(state["round_scores"], "round_scores", seats, optional=True)
+    last = state["last_turns"]
+    need(last is None or (isinstance(last, list) and all(type(p) is int and p in players for p in last)),
+         "last_turns must be null or a list of players")
+    agenda = state["agenda"]
+    need(isinstance(agenda, list) and all(isinstance(s, list) and s and isinstance(s[0], str) for s in agenda),
+         "agenda must be a list of steps, each a list starting with its name")
+    _pending(state, players, species_of)  # that every card is in one place, the reference checks (check_cards)
+
+
+def _pending(state: dict, players: list[int], species_of: dict[str, str]) -> None:
+    """Check the pending decision against the table."""
+    pending = state["pending"]
+    need(isinstance(pending, dict) and set(pending) == {"kind", "player", "players", "data"},
+         "pending must be {kind, player, players, data}")
+    kind, data = pending["kind"], pending["data"]
+    need(isinstance(kind, str) and kind in DECISIONS, f"pending.kind must be one of {', '.join(DECISIONS)}")
+    need(isinstance(data, dict), "pending.data must be an object")
+    need(isinstance(pending["players"], list) and all(type(p) is int and p in players for p in pending["players"]),
+         "pending.players must list players of the round")
+    if kind in CHANCE:
+        need(pending["player"] is None, f"a {kind!r} decision has no player")
+    else:
+        _player(pending["player"], "pending.player", players, optional=False)
+    if kind in ("turn", "drawn", "end_turn"):
+        need(pending["player"] == state["active"], f"a {kind!r} decision is the active player's")
+    need((kind == "drawn") <= (state["drawn"] is not None), "a 'drawn' decision needs the drawn card")
+    if kind == "first_player":
+        need(bool(pending["players"]), "a 'first_player' decision lists the eligible players")
+    if kind == "deal":
+        need(sorted(_cards(data.get("cards"), "pending.data.cards", species_of)) == sorted(state["box"]),
+             "a 'deal' shuffles exactly the cards of the box")
+    if kind == "recycle":
+        need(sorted(_cards(data.get("cards"), "pending.data.cards", species_of))
+             == sorted(state["discard"][:-1] + state["under"]),
+             "a 'recycle' shuffles exactly the discards below the top and the cards under the pile")
+    if kind == "window":
+        _card(data.get("reference"), "pending.data.reference", species_of, optional=False)
+        need(bool(pending["players"]), "a 'window' lists who may claim")
+    if kind == "gift":
+        _player(data.get("rival"), "pending.data.rival", players, optional=False)
+        zone = state["zones"][str(data["rival"])]
+        slot = _int(data.get("slot"), "pending.data.slot", 1, len(zone) or 1)
+        need(slot <= len(zone) and zone[slot - 1] is None, "a 'gift' goes into the rival's empty slot")
+    if kind == "initial_peek":
+        _int(data.get("count"), "pending.data.count", 0, MAX_SLOTS)
+    if kind == "game_over":
+        need(data.get("winner") == state["winner"], "a 'game_over' names the state's winner")
+    if kind == "macaw_swap":
+        for name in ("first", "second"):
+            target = data.get(name)
+            need(isinstance(target, list) and len(target) == 2 and all(type(t) is int for t in target),
+                 f"pending.data.{name} must be [player, slot]")
+    if kind == "place":
+        _int(data.get("by"), "pending.data.by", 0, state["seats"] - 1)
+        need(isinstance(data.get("clause"), str), "pending.data.clause must be a clause id")
+        _card(data.get("card"), "pending.data.card", species_of, optional=False)
+    if kind == "shoebill":
+        _cards(data.get("cards"), "pending.data.cards", species_of)

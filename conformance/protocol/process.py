@@ -1,0 +1,157 @@
+"""An engine's operating-system process: its own session, pipes that never block the harness, reaped.
+
+The engine runs in a new session (so a new process group): a wrapper (``sh -c``, ``npm start``,
+``cargo run``) or a helper it forked is killed with it. Its stdin and stdout are non-blocking and
+driven by ``pump`` with a deadline, so an engine that stops reading cannot hang a write; its
+stderr is drained in bulk by a thread keeping the last bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+
+STDERR_KEEP = 64 * 1024  # bytes of the stderr tail kept
+STDERR_LINES = 40  # lines of it shown with an error
+READ_CHUNK = 1 << 16
+
+
+def stdio_env() -> dict:
+    """The environment engines run in (unbuffered Python output, so replies are never held back)."""
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+
+class EngineProcess:
+    """One started engine process; ``OSError`` when it cannot be started."""
+
+    def __init__(self, command: list[str], cwd: str | None = None):
+        self.popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      bufsize=0, cwd=cwd, env=stdio_env(), start_new_session=True)
+        self.pgid = self.popen.pid  # the leader of its own session and group
+        self.stdin, self.stdout = self.popen.stdin.fileno(), self.popen.stdout.fileno()
+        os.set_blocking(self.stdin, False)
+        os.set_blocking(self.stdout, False)
+        try:  # readable when the engine exits: an exit is seen at once even if a forked child holds stdout open
+            self.exit_fd: int | None = os.pidfd_open(self.popen.pid)
+        except (AttributeError, OSError):
+            self.exit_fd = None
+        self.unwritten = bytearray()
+        self.input_closed = False
+        self._tail = bytearray()
+        self._tail_lock = threading.Lock()
+        self._drainer = threading.Thread(target=self._drain, name=f"stderr-{self.pgid}", daemon=True)
+        self._drainer.start()
+
+    def _drain(self) -> None:
+        fd = self.popen.stderr.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, READ_CHUNK)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self._tail_lock:
+                self._tail += chunk
+                if len(self._tail) > 2 * STDERR_KEEP:
+                    del self._tail[:-STDERR_KEEP]
+
+    def stderr_tail(self) -> str:
+        """The last lines of stderr, as text."""
+        with self._tail_lock:
+            tail = bytes(self._tail[-STDERR_KEEP:])
+        return "\n".join(tail.decode("utf-8", "replace").rstrip("\n").split("\n")[-STDERR_LINES:]) if tail else ""
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.returncode
+
+    def exited(self) -> bool:
+        return self.popen.poll() is not None
+
+    def write(self, data: bytes) -> None:
+        """Queue bytes for the engine's stdin and write what the pipe takes now, without blocking."""
+        self.unwritten += data
+        self._flush()
+
+    def _flush(self) -> None:
+        while self.unwritten and not self.input_closed:
+            try:
+                written = os.write(self.stdin, self.unwritten)
+            except BlockingIOError:
+                return
+            except OSError:  # the engine closed its input; its replies or its exit say what went wrong
+                self.input_closed = True
+                self.unwritten.clear()
+                return
+            del self.unwritten[:written]
+
+    def pump(self, deadline: float) -> bytes | None:
+        """Write what is queued and read what the engine wrote, until output arrives or ``deadline``.
+
+        Returns the bytes read, ``b""`` at the deadline, None when the output ended or the engine exited.
+        """
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return b""
+            readers = [self.stdout] + ([self.exit_fd] if self.exit_fd is not None else [])
+            writers = [self.stdin] if self.unwritten and not self.input_closed else []
+            ready, writable, _ = select.select(readers, writers, [], min(left, 0.5 if self.exit_fd is None else left))
+            if writable:
+                self._flush()
+            if self.stdout in ready:
+                try:
+                    chunk = os.read(self.stdout, READ_CHUNK)
+                except BlockingIOError:
+                    continue
+                return chunk or None
+            if (self.exit_fd is not None and self.exit_fd in ready) or (self.exit_fd is None and self.exited()):
+                return None
+
+    def wait_exit(self, seconds: float) -> bool:
+        """Write what is queued and wait up to ``seconds`` for the engine to exit by itself."""
+        deadline = time.monotonic() + seconds
+        while not self.exited() and time.monotonic() < deadline:
+            if self.pump(min(deadline, time.monotonic() + 0.05)) is None:
+                break
+        try:
+            self.popen.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    def exit_code(self, seconds: float = 2.0) -> int | None:
+        """The engine's exit code once its output ended (None if it is still running), its stderr read to the end."""
+        try:
+            code = self.popen.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return None
+        self._drainer.join(timeout=0.5)
+        return code
+
+    def kill_group(self) -> None:
+        """SIGKILL to every process of the engine's group: also what it forked (a wrapper's child, a helper)."""
+        try:
+            os.killpg(self.pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def kill(self) -> int | None:
+        """Kill the whole process group, reap the engine, close the pipes; returns its exit code."""
+        self.kill_group()
+        code = self.popen.wait()
+        self._drainer.join(timeout=2)
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        if self.exit_fd is not None:
+            os.close(self.exit_fd)
+            self.exit_fd = None
+        return code

@@ -1,0 +1,74 @@
+"""Reading an engine's reply line: bounded in depth and number size, never NaN, never a worker's death.
+
+An engine is someone else's program: a reply nested a thousand levels deep, an integer of ten thousand
+digits or ``NaN`` would crash or poison what reads it later (the checks, the JSON and JUnit writers,
+a browser's ``JSON.parse``). ``decode`` turns each into a ``ValueError`` the client reports as that
+scenario's protocol error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+MAX_DEPTH = 64  # nesting of arrays and objects; a canonical state needs 5
+MAX_DIGITS = 40  # digits of a number; scores and counts need a handful
+# Only a line that might hold a long number, a huge exponent or a non-finite constant is parsed slowly.
+_SUSPECT = re.compile(rb"\d{%d,}|[eE][+-]?\d{3,}|NaN|Infinity" % (MAX_DIGITS + 1))
+
+
+class Unbounded(ValueError):
+    """JSON, but nested too deeply, with a number too long, or not finite."""
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise Unbounded(f"an integer of {len(text)} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if len(text) > 2 * MAX_DIGITS or value in (float("inf"), float("-inf")):
+        raise Unbounded(f"a number out of range: {text[:20]}...")
+    return value
+
+
+def _constant(name: str):
+    raise Unbounded(f"{name} is not a JSON number")
+
+
+def depth(value) -> int:
+    """How deeply arrays and objects nest in ``value`` (iterative: no recursion limit to hit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            children = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
+def decode(line: bytes):
+    """The JSON value of one line; ValueError when it is not JSON, Unbounded (with the reason) beyond the bounds."""
+    try:
+        if _SUSPECT.search(line):
+            value = json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        else:
+            value = json.loads(line)  # bytes: decoded as UTF-8 by json itself
+    except RecursionError:
+        raise Unbounded(f"nested more than {MAX_DEPTH} levels deep") from None
+    except Unbounded:
+        raise
+    except ValueError:  # not JSON, not UTF-8
+        raise ValueError("not JSON") from None
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and depth(value) > MAX_DEPTH:
+        raise Unbounded(f"nested more than {MAX_DEPTH} levels deep")
+    return value

@@ -1,0 +1,59 @@
+"""Pipelining, in one place: the engine calls of several scenarios go out in one batch, answered later.
+
+A scenario whose calls do not depend on an answer (no shuffle named by species) can have all its
+calls planned up front; the harness sends a chunk of such scenarios at once and, while the engine
+works on them, judges the previous chunk. Each scenario is then judged on a ``Prefetched`` engine
+that hands back the answers already read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baobei_conform.engine_api import Call, Engine
+from baobei_conform.runner.run import plan_calls
+from baobei_conform.scenario import Scenario
+
+CHUNK = 6  # scenarios whose engine calls go out in one pipelined batch
+
+
+def pipelinable(scenario: Scenario) -> bool:
+    """One run of steps: its engine calls do not depend on an answer (no shuffle named by species)."""
+    return all(step["op"] != "shuffle" for step in scenario.steps)
+
+
+class Prefetched(Engine):
+    """An engine whose first batch of calls was already answered (pipelined with other scenarios)."""
+
+    def __init__(self, engine: Engine, calls: list[Call], results: list):
+        self.engine, self.calls, self.results = engine, calls, results
+        self.name, self.capabilities, self.info = engine.name, engine.capabilities, engine.info
+
+    def batch(self, calls: list[Call]) -> list:
+        if calls == self.calls:
+            self.calls = None  # answered once
+            return self.results
+        return self.engine.batch(calls)
+
+    def send(self, calls: list[Call]) -> Any:
+        return self.engine.send(calls)
+
+    def collect(self, ticket: Any) -> list:
+        return self.engine.collect(ticket)
+
+
+def send_chunk(scenarios: list[Scenario], engine: Engine) -> tuple[list[list[Call]], Any]:
+    """Send the calls of several scenarios at once, without waiting; ``receive_chunk`` reads the answers."""
+    plans = [plan_calls(s.steps)[0] for s in scenarios]
+    return plans, engine.send([call for plan in plans for call in plan])
+
+
+def receive_chunk(engine: Engine, ticket: tuple[list[list[Call]], Any]) -> list[Engine]:
+    """One engine per scenario of a sent chunk, replaying that scenario's answers."""
+    plans, sent = ticket
+    results = engine.collect(sent)
+    out, start = [], 0
+    for plan in plans:
+        out.append(Prefetched(engine, plan, results[start:start + len(plan)]))
+        start += len(plan)
+    return out

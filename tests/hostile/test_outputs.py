@@ -1,0 +1,109 @@
+"""Outputs are whole or absent (outputs.py): a write that dies keeps the previous file, a report build that
+dies keeps the previous folder, concurrent builds never mix, and results reach the disk as the run goes."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from test_hostile_engines import hostile, scenarios
+
+from baobei_conform import outputs
+from baobei_conform.cli import main
+from baobei_conform.outputs import ResultStream, replace_dir, write_atomic
+
+
+def test_a_write_that_dies_before_the_rename_keeps_the_previous_file(tmp_path, monkeypatch):
+    target = tmp_path / "results.json"
+    target.write_text('{"previous": true}\n')
+
+    def die(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(outputs.os, "replace", die)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, '{"new": true}\n' * 1000)
+    assert target.read_text() == '{"previous": true}\n'
+    assert os.listdir(tmp_path) == ["results.json"]  # no temporary file left behind
+
+
+def test_a_build_that_dies_keeps_the_previous_folder(tmp_path):
+    out = tmp_path / "report"
+    replace_dir(out, lambda d: (d / "index.html").write_text("first"))
+
+    def half(folder: Path) -> None:
+        (folder / "index.html").write_text("second")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        replace_dir(out, half)
+    assert (out / "index.html").read_text() == "first"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_concurrent_builds_never_mix(tmp_path, monkeypatch):
+    out = tmp_path / "report"
+    errors = []
+    rename = os.rename
+
+    def slow_rename(src, dst):  # widens the window between setting the old folder aside and moving in the new
+        time.sleep(0.005)
+        rename(src, dst)
+
+    monkeypatch.setattr(outputs.os, "rename", slow_rename)
+
+    def build(name: str) -> None:
+        def pages(folder: Path) -> Path:
+            for i in range(30):
+                (folder / f"page{i}.html").write_text(name)
+                time.sleep(0.001)
+            return folder / "page0.html"
+
+        try:
+            for _ in range(5):
+                assert replace_dir(out, pages) == out / "page0.html"
+        except Exception as exc:  # noqa: BLE001 - collected, then asserted
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(name,)) for name in ("one", "two", "three")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len({p.read_text() for p in out.iterdir()}) == 1 and len(list(out.iterdir())) == 30
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_the_stream_writes_at_most_once_per_interval(monkeypatch):
+    written = []
+    clock = iter([0.0, 0.5, 1.2, 1.3, 2.5])
+    monkeypatch.setattr(outputs.time, "monotonic", lambda: next(clock))
+    stream = ResultStream(written.append, every=1.0)
+    stream.flush()  # at 0.0
+    for outcome in ("a", "b", "c", "d"):  # at 0.5 (too soon), 1.2 (written), 1.3 (too soon), 2.5 (written)
+        stream.add(outcome)
+    assert written == [[], ["a", "b"], ["a", "b", "c", "d"]]
+
+
+def test_results_are_on_disk_while_the_run_goes_on(tmp_path):
+    command, _ = hostile(tmp_path, "hang")
+    out = tmp_path / "r.json"
+    argv = ["--scenarios", str(scenarios(tmp_path / "s", 4)), "--json", str(out), "--no-report", "-q",
+            "--timeout", "1", "--breaker", "0", "--", *command]
+    run = threading.Thread(target=main, args=(argv,))
+    run.start()
+    seen = []
+    while run.is_alive():
+        if out.exists():
+            seen.append(json.loads(out.read_text(encoding="utf-8")))
+        time.sleep(0.1)
+    run.join()
+    partial = [d for d in seen if 0 < len(d["results"]) < 4]
+    assert partial and all(d["run"]["complete"] is False for d in partial)
+    assert json.loads(out.read_text(encoding="utf-8"))["run"]["complete"] is True
+
