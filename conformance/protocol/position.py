@@ -8,13 +8,12 @@ rules' own checks no longer hold (a refused action could change the state).
 
 from __future__ import annotations
 
-from baobei_ref.state import DECISIONS
+from baobei_spec import default_spec
 
 FIELDS = ("seats", "players", "round", "decisive", "turn", "active", "first", "zones", "deck", "discard", "top",
           "under", "box", "drawn", "seen", "scores", "round_scores", "bao", "shield", "shield_touched", "recycles",
           "final_phase", "last_turns", "moved", "pending", "agenda", "winner")
 BIG = 10 ** 9  # bound of any count or score
-MAX_SLOTS = 64
 SHIELDS = ("none", "armed", "active")
 CHANCE = ("first_player", "deal", "recycle", "window", "game_over")  # decided by nobody in particular
 
@@ -86,7 +85,9 @@ def check_position(state, species_of: dict[str, str], min_players: int, max_play
     need(isinstance(zones, dict) and sorted(zones) == sorted(str(p) for p in players),
          "zones must have one zone per player of the round, keyed by seat number")
     for owner, zone in zones.items():
-        need(isinstance(zone, list) and len(zone) <= MAX_SLOTS, f"zone {owner} must be a list of slots")
+        # Every slot was made for a card, so a zone has at most as many slots as the game has cards.
+        need(isinstance(zone, list) and len(zone) <= len(species_of), f"zone {owner} must be a list of at most "
+             f"{len(species_of)} slots")
         for i, slot in enumerate(zone, start=1):
             if slot is not None:
                 need(isinstance(slot, dict) and set(slot) == {"card", "species"}, f"zone {owner} slot {i}: "
@@ -119,7 +120,8 @@ def _pending(state: dict, players: list[int], species_of: dict[str, str]) -> Non
     need(isinstance(pending, dict) and set(pending) == {"kind", "player", "players", "data"},
          "pending must be {kind, player, players, data}")
     kind, data = pending["kind"], pending["data"]
-    need(isinstance(kind, str) and kind in DECISIONS, f"pending.kind must be one of {', '.join(DECISIONS)}")
+    decisions = default_spec().vocabulary.decisions
+    need(isinstance(kind, str) and kind in decisions, f"pending.kind must be one of {', '.join(decisions)}")
     need(isinstance(data, dict), "pending.data must be an object")
     need(isinstance(pending["players"], list) and all(type(p) is int and p in players for p in pending["players"]),
          "pending.players must list players of the round")
@@ -148,7 +150,7 @@ def _pending(state: dict, players: list[int], species_of: dict[str, str]) -> Non
         slot = _int(data.get("slot"), "pending.data.slot", 1, len(zone) or 1)
         need(slot <= len(zone) and zone[slot - 1] is None, "a 'gift' goes into the rival's empty slot")
     if kind == "initial_peek":
-        _int(data.get("count"), "pending.data.count", 0, MAX_SLOTS)
+        _int(data.get("count"), "pending.data.count", 0, len(species_of))
     if kind == "game_over":
         need(data.get("winner") == state["winner"], "a 'game_over' names the state's winner")
     if kind == "macaw_swap":
