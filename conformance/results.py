@@ -37,8 +37,9 @@ def by_part(scenarios: list[Scenario], outcomes: list[Outcome]) -> dict[str, dic
     return {p: summarize(os) for p, os in sorted(groups.items())}
 
 
-def results_document(scenarios, outcomes, engine_info: dict, run_info: dict) -> dict:
-    """The ``--json`` document (schema: spec/schemas/results.schema.json)."""
+def results_document(scenarios, outcomes, engine_info: dict, run_info: dict, broken=()) -> dict:
+    """The ``--json`` document (schema: spec/schemas/results.schema.json); ``broken``: the ScenarioErrors of
+    scenario files that do not load, listed so every consumer shows them, not only a count."""
     index = {s.id: s for s in scenarios}
     return {
         "schema": RESULTS_SCHEMA,
@@ -48,6 +49,7 @@ def results_document(scenarios, outcomes, engine_info: dict, run_info: dict) -> 
         "summary": summarize(outcomes),
         "by_part": by_part(scenarios, outcomes),
         "results": [_result(index[o.scenario], o) for o in outcomes],
+        "broken": [{"file": e.file, "line": e.line, "message": str(e)} for e in broken],
     }
 
 
@@ -66,12 +68,36 @@ def write_json(path: str, document: dict) -> None:
         fh.write("\n")
 
 
+def incomplete(document: dict) -> str:
+    """``"interrupted: 2 of 8 scenarios ran"`` for a run that did not finish, else ``""``."""
+    run = document.get("run") or {}
+    if run.get("complete", True):
+        return ""
+    why = "interrupted" if run.get("interrupted") else "stopped early"
+    return f"{why}: {run.get('ran', document['summary']['total'])} of {run.get('selected', '?')} scenarios ran"
+
+
 def write_junit(path: str, document: dict) -> None:
-    """JUnit XML: one testcase per scenario, classname = part of the rulebook."""
+    """JUnit XML: one testcase per scenario, classname = part of the rulebook; a broken scenario file and an
+    incomplete run are errors of their own, so CI shows them."""
     s = document["summary"]
+    broken = document.get("broken", [])
+    unfinished = incomplete(document)
     suite = ET.Element("testsuite", name=f"baobei:{document['engine'].get('name', 'engine')}",
-                       tests=str(s["total"]), failures=str(s["failed"] + s["xpassed"]), errors=str(s["errors"]),
+                       tests=str(s["total"] + len(broken) + bool(unfinished)), failures=str(s["failed"] + s["xpassed"]),
+                       errors=str(s["errors"] + len(broken) + bool(unfinished)),
                        skipped=str(s["skipped"] + s["xfailed"]))
+    properties = ET.SubElement(suite, "properties")
+    run = document.get("run") or {}
+    for name in ("complete", "interrupted", "selected", "ran"):
+        if name in run:
+            ET.SubElement(properties, "property", name=name, value=str(run[name]).lower())
+    if unfinished:
+        ET.SubElement(ET.SubElement(suite, "testcase", classname="baobei", name="run-incomplete"), "error",
+                      message=f"INCOMPLETE run, {unfinished}").text = unfinished
+    for b in broken:
+        case = ET.SubElement(suite, "testcase", classname="broken-scenario-file", name=b["file"], file=b["file"])
+        ET.SubElement(case, "error", message=b["message"].split("\n")[0]).text = b["message"]
     for r in document["results"]:
         case = ET.SubElement(suite, "testcase", classname=f"part-{r['part']}", name=r["id"],
                              file=r["file"], time=str(r["seconds"]))

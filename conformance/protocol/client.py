@@ -47,6 +47,19 @@ class Unsupported(Exception):
     """The engine answered ``unsupported``: scenarios that need it are skipped, with this reason."""
 
 
+class Refusal(str):
+    """The error code of a refused action (compares as the code), carrying the engine's own message and
+    stderr tail so a wrong refusal is shown with the engine's explanation."""
+
+    message: str = ""
+    stderr: str = ""
+
+    def __new__(cls, code: str, message: str = "", stderr: str = "") -> Refusal:
+        self = super().__new__(cls, code)
+        self.message, self.stderr = message, stderr
+        return self
+
+
 class StdioEngine:
     """One long-lived engine process; ``command`` is an argv list."""
 
@@ -185,7 +198,8 @@ class StdioEngine:
                 code = (reply.get("error") or {}).get("code")
                 if not isinstance(code, str):
                     raise ProtocolError("a refused action needs error.code", self.stderr(), json.dumps(reply))
-                return None, code
+                message = (reply.get("error") or {}).get("message")
+                return None, Refusal(code, message if isinstance(message, str) else "", self.stderr())
             return (reply.get("events") or [] if "events" in self.capabilities else []), None
         if not reply["ok"]:
             error = reply.get("error") or {}

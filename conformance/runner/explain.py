@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from baobei_conform.runner.context import DIFF_LIMIT, reference_context, state_diff
 from baobei_conform.runner.engine import Engine
 from baobei_conform.runner.run import Outcome, run_steps
 from baobei_conform.scenario import Scenario
@@ -19,30 +20,76 @@ def _source(path: str, line: int | None) -> str:
         return ""
 
 
-def clause_lines(ids, spec: Spec) -> list[str]:
-    out = []
-    for cid in ids:
-        c = spec.clauses.get(cid) or spec.rulings.get(cid)
-        text = getattr(c, "en", None) or getattr(c, "ruling", "")
-        out.append(f"    {cid}: {text}")
-    return out
+LANGS = ("en", "es", "nl")
+STDERR_LINES = 10  # the engine's stderr tail shown with a failure
 
 
-def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec) -> str:
-    """What failed, where, expected vs actual, the clauses it checks, and the engine's events."""
+def clause_text(cid: str, spec: Spec, lang: str = "en") -> str:
+    """A clause in the chosen language (es and nl are the rulebook's own words), or a ruling's decision."""
+    clause = spec.clauses.get(cid)
+    if clause is not None:
+        return getattr(clause, lang) or clause.en
+    ruling = spec.rulings.get(cid)
+    return ruling.ruling if ruling else "(unknown id)"
+
+
+def clause_lines(ids, spec: Spec, lang: str = "en") -> list[str]:
+    return [f"    {cid}: {clause_text(cid, spec, lang)}" for cid in ids]
+
+
+def relevant_first(scenario: Scenario, cited_at_step: list[str]) -> list[str]:
+    """The scenario's clauses, those the reference cites at the failing step first, then its rulings."""
+    own = list(scenario.clauses)
+    first = [c for c in cited_at_step if c in own]
+    return first + [c for c in own if c not in first] + list(scenario.rulings)
+
+
+def one_line(scenario: Scenario, outcome: Outcome) -> str:
+    """``FAIL file:line id: problem (expected X, actual Y)``: one failure per line."""
+    where = f"{scenario.path}:{outcome.line}" if outcome.line else scenario.path
+    detail = f" (expected {outcome.expected}, actual {outcome.actual})" if outcome.expected or outcome.actual else ""
+    return f"{outcome.status.upper()} {where} {scenario.id}: {outcome.message}{detail}"
+
+
+def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec, lang: str = "en") -> str:
+    """What failed, where, the decision pending there, expected vs actual, how the engine's state differs
+    from the reference's, both sides' events, the engine's stderr, and the clauses most relevant first."""
     where = f"{scenario.path}:{outcome.line}" if outcome.line else scenario.path
     lines = [f"{outcome.status.upper()} {scenario.id} ({where}): {scenario.title}"]
+    context = reference_context(scenario, outcome.line)
     if outcome.line:
         lines.append(f"  step:     {_source(scenario.path, outcome.line)}")
+    if context:
+        lines.append(f"  pending:  {context.pending or 'none'} (the decision due before this step, per the reference)")
     lines.append(f"  problem:  {outcome.message}")
     if outcome.expected or outcome.actual:
         lines += [f"  expected: {outcome.expected}", f"  actual:   {outcome.actual}"]
-    lines.append("  clauses:")
-    lines += clause_lines(scenario.clauses + scenario.rulings, spec)
-    if outcome.events:
-        lines.append("  events of the last action:")
-        lines += [f"    {e.get('kind')} [{e.get('clause')}] {_data(e)}" for e in outcome.events]
+    if context and context.state is not None and outcome.state is not None:
+        diff = state_diff(outcome.state, context.state)
+        if diff:
+            lines.append("  state differs from the reference's here:")
+            lines += [f"    {d}" for d in diff[:DIFF_LIMIT]]
+            if len(diff) > DIFF_LIMIT:
+                lines.append(f"    ... and {len(diff) - DIFF_LIMIT} more fields")
+    if outcome.events or context:
+        lines.append("  engine events (last action):")
+        lines += [f"    {_event(e)}" for e in outcome.events] or ["    none"]
+    if context:
+        lines.append("  reference events (same step):")
+        lines += [f"    {_event(e)}" for e in context.events] or ["    none"]
+    if outcome.stderr:
+        tail = outcome.stderr.rstrip("\n").split("\n")[-STDERR_LINES:]
+        lines.append("  engine stderr (tail):")
+        lines += [f"    {t}" for t in tail]
+    if outcome.raw:
+        lines.append(f"  raw line: {outcome.raw}")
+    lines.append("  clauses (most relevant first):")
+    lines += clause_lines(relevant_first(scenario, context.clauses if context else []), spec, lang)
     return "\n".join(lines)
+
+
+def _event(event: dict) -> str:
+    return f"{event.get('kind')} [{event.get('clause')}] {_data(event)}".rstrip()
 
 
 def _data(event: dict) -> str:

@@ -25,12 +25,22 @@ class Outcome:
     stderr: str = ""  # the engine's stderr tail, for errors
     raw: str = ""  # the offending raw line, for protocol errors
     seconds: float = 0.0
+    state: dict | None = None  # the engine's state at a failing expect step (diffed against the reference's)
 
 
 class StepFailed(Exception):
-    def __init__(self, message: str, expected: str = "", actual: str = ""):
+    def __init__(self, message: str, expected: str = "", actual: str = "", state: dict | None = None,
+                 stderr: str = ""):
         self.message, self.expected, self.actual = message, expected, actual
+        self.state, self.stderr = state, stderr
         super().__init__(message)
+
+
+def _refused(message: str, code, expected: str) -> StepFailed:
+    """A failure about a refusal, with the engine's own message and stderr tail when it gave them."""
+    said = getattr(code, "message", "")
+    return StepFailed(message + (f" (the engine said: {said})" if said else ""), expected, f"refused: {code}",
+                      stderr=getattr(code, "stderr", ""))
 
 
 def resolve_shuffle(order: list[str], state: dict) -> list[str]:
@@ -155,7 +165,7 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
     if op == "apply":
         new_events, code = get(need["apply"])
         if code is not None:
-            raise StepFailed(f"the action was refused with {code!r}", "accepted", f"refused: {code}")
+            raise _refused(f"the action was refused with {str(code)!r}", code, "accepted")
         return new_events
     if op == "reject":
         before = get(need["before"])
@@ -163,7 +173,7 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
         if code is None:
             raise StepFailed("the action must be refused", f"refused: {step['code']}", "accepted")
         if code != step["code"]:
-            raise StepFailed("refused with the wrong error code", f"refused: {step['code']}", f"refused: {code}")
+            raise _refused("refused with the wrong error code", code, f"refused: {step['code']}")
         if get(need["after"]) != before:
             raise StepFailed("the refused action changed the state", "state unchanged", "state changed")
         return events
@@ -172,7 +182,7 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
         state = get(need["state"]) if "state" in need else None
         ok, expected, actual = evaluate(step["check"], state, events, lambda player: view)
         if not ok:
-            raise StepFailed(f"expect {step['check']['what']}", expected, actual)
+            raise StepFailed(f"expect {step['check']['what']}", expected, actual, state=state)
         return events
     raise StepFailed(f"unknown step {op!r}")
 
@@ -238,7 +248,7 @@ def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
         run_steps(scenario.steps, engine)
     except StepFailed as exc:
         out = Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
-                      exc.events)
+                      exc.events, stderr=exc.stderr, state=exc.state)
     except Unsupported as exc:
         out = Outcome(scenario.id, "skip", message=str(exc))
     except EngineProblem as exc:

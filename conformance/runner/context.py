@@ -1,0 +1,85 @@
+"""What the reference does at a scenario's failing step: the decision pending just before it, the events
+it emits, its state there (to diff the engine's against), and the clauses those events cite."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.runner.run import run_steps
+from baobei_conform.scenario import Scenario
+
+DIFF_LIMIT = 12  # differing fields shown at most; the rest are counted
+
+
+@dataclass
+class StepContext:
+    pending: str = ""  # the decision pending on the reference just before the step
+    events: list[dict] = field(default_factory=list)  # the reference's events for the step
+    state: dict | None = None  # the reference's state after the step
+    clauses: list[str] = field(default_factory=list)  # clauses the reference's events at the step cite
+
+
+def pending_text(pending: dict | None) -> str:
+    """``turn p0``, ``window p1 p2``, ``none``: who must decide what."""
+    if not isinstance(pending, dict):
+        return "none"
+    players = pending.get("players") or ([] if pending.get("player") is None else [pending.get("player")])
+    return str(pending.get("kind", "?")) + "".join(f" p{p}" for p in players)
+
+
+def reference_context(scenario: Scenario, line: int | None) -> StepContext | None:
+    """The reference's view of the step at file line ``line``; None when no step is there."""
+    if not line:
+        return None
+    engine = ReferenceEngine()
+    found: dict = {}
+    before = {"pending": ""}
+
+    def trace(step: dict, events: list[dict]) -> None:
+        if found:
+            return
+        state = engine.state() if engine.game else None
+        if scenario.file_line(step["line"]) == line:
+            found["context"] = StepContext(before["pending"], list(events) if step["op"] != "expect" else [],
+                                           state, _cited(events))
+        else:
+            before["pending"] = pending_text(state and state.get("pending"))
+
+    try:
+        run_steps(scenario.steps, engine, trace=trace)
+    except Exception:  # noqa: BLE001 - the reference stops at this step too: what it saw up to there is the context
+        if not found and engine.game:
+            found["context"] = StepContext(before["pending"], [], engine.state(), [])
+    return found.get("context")
+
+
+def _cited(events: list[dict]) -> list[str]:
+    out: list[str] = []
+    for e in events:
+        for cid in [e.get("clause"), *(e.get("also") or ())]:
+            if cid and cid not in out:
+                out.append(str(cid))
+    return out
+
+
+def state_diff(engine: dict, reference: dict, path: str = "") -> list[str]:
+    """``field: engine X, reference Y`` for each leaf that differs (dict keys and list items by position)."""
+    if isinstance(engine, dict) and isinstance(reference, dict):
+        out = []
+        for key in sorted(set(engine) | set(reference), key=str):
+            out += state_diff(engine.get(key, "<missing>"), reference.get(key, "<missing>"), f"{path}.{key}")
+        return out
+    if isinstance(engine, list) and isinstance(reference, list) and len(engine) == len(reference):
+        out = []
+        for i, (a, b) in enumerate(zip(engine, reference, strict=True)):
+            out += state_diff(a, b, f"{path}[{i}]")
+        return out
+    if engine == reference:
+        return []
+    return [f"{path.lstrip('.')}: engine {_short(engine)}, reference {_short(reference)}"]
+
+
+def _short(value) -> str:
+    text = "null" if value is None else str(value)
+    return text if len(text) <= 80 else text[:77] + "..."
