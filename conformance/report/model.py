@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.results import RESULTS_SCHEMA, STATUSES, part, results_document
+from baobei_conform.results import RESULTS_SCHEMA, STATUSES, incomplete, part, results_document
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
@@ -87,6 +87,7 @@ class EngineRun:
     results: dict[str, dict]  # scenario id -> result entry
     counts: Counter
     by_part: dict[str, Counter]
+    incomplete: str = ""  # "interrupted: 2 of 8 scenarios ran" when the run did not finish
 
     @property
     def total(self) -> int:
@@ -102,6 +103,9 @@ class EngineRun:
 
     def badge(self) -> dict:
         """A shields.io endpoint badge: ``{"schemaVersion": 1, "label", "message", "color"}``."""
+        if self.incomplete:  # never green: the run did not finish
+            return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed, incomplete",
+                    "color": "lightgrey"}
         return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed",
                 "color": badge_color(self.passed, self.total)}
 
@@ -151,7 +155,14 @@ def engine_run(document: dict, source: str, taken: set[str]) -> EngineRun:
         by_part.setdefault(r["part"], Counter())[r["status"]] += 1
     return EngineRun(slug=slugify(name, taken, "engine"), name=name, source=source,
                      info={str(k): _text(v) for k, v in info.items()}, run={str(k): _text(v) for k, v in run.items()},
-                     results=results, counts=counts, by_part=by_part)
+                     results=results, counts=counts, by_part=by_part, incomplete=_incomplete(document))
+
+
+def _incomplete(document: dict) -> str:
+    try:
+        return incomplete(document)
+    except (AttributeError, KeyError, TypeError):  # a hand-edited document: only "complete" matters
+        return "" if (document.get("run") or {}).get("complete", True) else "incomplete"
 
 
 def load_results(path: str | Path) -> dict:

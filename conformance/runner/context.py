@@ -15,7 +15,7 @@ DIFF_LIMIT = 12  # differing fields shown at most; the rest are counted
 @dataclass
 class StepContext:
     pending: str = ""  # the decision pending on the reference just before the step
-    events: list[dict] = field(default_factory=list)  # the reference's events for the step
+    events: list[dict] = field(default_factory=list)  # the reference's events at the step (its last action's)
     state: dict | None = None  # the reference's state after the step
     clauses: list[str] = field(default_factory=list)  # clauses the reference's events at the step cite
 
@@ -41,8 +41,7 @@ def reference_context(scenario: Scenario, line: int | None) -> StepContext | Non
             return
         state = engine.state() if engine.game else None
         if scenario.file_line(step["line"]) == line:
-            found["context"] = StepContext(before["pending"], list(events) if step["op"] != "expect" else [],
-                                           state, _cited(events))
+            found["context"] = StepContext(before["pending"], list(events), state, _cited(events))
         else:
             before["pending"] = pending_text(state and state.get("pending"))
 
