@@ -243,6 +243,16 @@ class ScenarioRow:
     def tokens(self) -> str:
         return " ".join(f"{slug}:{status}" for slug, status in self.statuses.items())
 
+    @property
+    def disagree(self) -> bool:
+        """The engines that ran it do not all end the same way."""
+        return len({st for st in self.statuses.values() if st != NOT_RUN}) > 1
+
+    @property
+    def severity(self) -> int:
+        """Rank of its worst status (0: error): the list sorts failures first by it."""
+        return min((SEVERITY.index(st) for st in self.statuses.values()), default=len(SEVERITY))
+
     def search_text(self) -> str:
         return " ".join([self.id, self.title, self.file, *self.clauses, *self.faq, *self.rulings, *self.tags]).lower()
 
@@ -314,6 +324,10 @@ class Report:
     def clause_tokens(self, row: ClauseRow, by_id: dict[str, ScenarioRow]) -> str:
         tokens = {f"{slug}:{by_id[sid].statuses[slug]}" for sid in row.cited_by for slug in by_id[sid].statuses}
         return " ".join(sorted(tokens))
+
+    def clause_flags(self, row: ClauseRow, by_id: dict[str, ScenarioRow]) -> str:
+        """The clause's coverage flags, and ``disagree`` when the engines disagree on one of its scenarios."""
+        return " ".join(row.flags + (["disagree"] if any(by_id[sid].disagree for sid in row.cited_by) else []))
 
     def clause_status(self, row: ClauseRow, slug: str, by_id: dict[str, ScenarioRow]) -> tuple[str, int, int]:
         """(worst status, passed, total) of the clause's scenarios on one engine; ('none', 0, 0) if uncited."""
