@@ -14,11 +14,11 @@ import argparse
 import contextlib
 import datetime
 import json
-import os
 import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 from baobei_scenarios import SUITE_ROOT
 
@@ -30,14 +30,15 @@ from baobei_conform.expectations import ExpectationsError, load_expectations, un
 from baobei_conform.harness import Selection, load_suite, run_suite
 from baobei_conform.outputs import unwritable_file, unwritable_folder
 from baobei_conform.protocol.validate import MessageValidator
-from baobei_conform.results import results_document, write_json, write_junit
+from baobei_conform.results import exit_status, results_document, write_json, write_junit
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.explain import LANGS, explain
+from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.tools import add_tools, default_suite, positive, write_run_report
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "explain", "fuzz")
+SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "merge", "smoke")
 DEFAULT_REPORT_DIR = "baobei-report"
 EXIT_CODES = """exit codes:
   0    every scenario ran and gave its expected result
@@ -81,13 +82,29 @@ def _lint_command(args: argparse.Namespace) -> int:
 
 
 def _explain_command(args: argparse.Namespace) -> int:
-    """Run one scenario on the reference, step by step, each event with its clause's English rule."""
+    """One scenario step by step: on the reference, each event with its clause's rule; with an engine, the
+    engine and the reference side by side."""
+    path = Path(args.scenario)
+    if not path.exists():  # an id of the installed suite
+        path = next(iter(sorted(SUITE_ROOT.rglob(f"{args.scenario}.yaml"))), path)
     try:
-        scenario = load_scenario(args.scenario)
+        scenario = load_scenario(path)
     except ScenarioError as exc:
         print(exc, file=sys.stderr)
         return 2
-    return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
+    if args.engine == "reference" and not args.command_line:
+        return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
+    try:
+        factory, _ = engine_factory(None if args.command_line else args.engine, args.command_line, args.timeout)
+        engine = factory()
+    except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
+        print(f"baobei-conform explain: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    try:
+        return 0 if side_by_side(scenario, engine, default_spec(), sys.stdout) else 1
+    finally:
+        if hasattr(engine, "stop"):
+            engine.stop()
 
 
 def _fuzz_command(args: argparse.Namespace) -> int:
@@ -127,9 +144,13 @@ def sub_parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="validate scenario files without running them")
     lint.add_argument("paths", nargs="*", help="files or folders (default: the installed suite)")
     lint.set_defaults(func=_lint_command)
-    expl = sub.add_parser("explain", help="run one scenario on the reference, step by step, with the rules")
-    expl.add_argument("scenario", help="a scenario file")
-    expl.set_defaults(func=_explain_command)
+    expl = sub.add_parser("explain", help="one scenario step by step: on the reference with the rules, or on an "
+                                          "engine and the reference side by side")
+    expl.add_argument("scenario", help="a scenario file, or the id of an installed scenario")
+    expl.add_argument("engine", nargs="?", default="reference", help="as for a run (default: the reference alone)")
+    expl.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer")
+    expl.set_defaults(func=_explain_command, command_line=None)
+    add_tools(sub)
     fz = sub.add_parser("fuzz", help="random games on the reference and an engine in lockstep (differential)")
     fz.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
     fz.add_argument("--games", type=int, default=100, help="how many seeded games (default 100)")
@@ -138,20 +159,6 @@ def sub_parser() -> argparse.ArgumentParser:
     fz.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
     fz.set_defaults(func=_fuzz_command, command_line=None)
     return parser
-
-
-def _positive(kind: type, least: float):
-    """An argparse type refusing values below ``least`` (``-j 0`` runs nothing)."""
-    def check(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < least or (least == 0 and value == 0):
-            raise argparse.ArgumentTypeError(f"{text} is out of range: must be {'above' if least == 0 else 'at least'} "
-                                             f"{least}")
-        return value
-    return check
 
 
 def run_parser() -> argparse.ArgumentParser:
@@ -170,10 +177,10 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("--faq", action="append", default=[], help="FAQ id, e.g. FAQ-05 (repeatable)")
     parser.add_argument("--tag", action="append", default=[], help="tag (repeatable)")
     parser.add_argument("--shard", metavar="K/N", help="run the K-th of N shards (1-based)")
-    parser.add_argument("-j", "--jobs", type=_positive(int, 1), default=1, help="engine processes at once")
-    parser.add_argument("--timeout", type=_positive(float, 0), default=10.0,
+    parser.add_argument("-j", "--jobs", type=positive(int, 1), default=1, help="engine processes at once")
+    parser.add_argument("--timeout", type=positive(float, 0), default=10.0,
                         help="seconds per engine answer (default 10)")
-    parser.add_argument("--max-fail", type=_positive(int, 1), help="stop after N failures")
+    parser.add_argument("--max-fail", type=positive(int, 1), help="stop after N failures")
     parser.add_argument("--validate", action="store_true", help="check every message against the schemas")
     parser.add_argument("--report", metavar="DIR", default=DEFAULT_REPORT_DIR,
                         help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR})")
@@ -195,12 +202,6 @@ def _shard(text: str | None) -> tuple[int, int] | None:
     if not 1 <= k <= n:
         raise ValueError(f"--shard {text}: K must be between 1 and N")
     return k, n
-
-
-def default_suite() -> list[str]:
-    """The installed scenarios, shown relative to the current folder when they are under it (a checkout)."""
-    relative = os.path.relpath(SUITE_ROOT)
-    return [relative if not relative.startswith("..") else str(SUITE_ROOT)]
 
 
 def _preflight(args: argparse.Namespace) -> list[str]:
@@ -307,28 +308,8 @@ def _run_command(argv: list[str]) -> int:
     if args.junit:
         write_junit(args.junit, document)
     if not args.no_report:
-        _write_report(args.report, document, paths, args.json)
-    if interrupted.is_set():
-        return 130
-    s = document["summary"]
-    return 0 if complete and not broken and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
-
-
-def _write_report(out: str, document: dict, scenario_paths: list[str], results_file: str | None) -> None:
-    """The HTML report of this run, built from its results (the --json file when there is one)."""
-    import tempfile
-    from pathlib import Path
-
-    from baobei_conform.report import build_report
-
-    if results_file:
-        index = build_report(out, [results_file], scenario_paths[0])
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            results = Path(tmp) / "results.json"
-            write_json(str(results), document)
-            index = build_report(out, [results], scenario_paths[0])
-    print(f"report: {index}")
+        write_run_report(args.report, document, paths[0], args.json)
+    return 130 if interrupted.is_set() else exit_status(document)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,9 +24,14 @@ def part(scenario: Scenario) -> str:
     return part_of(scenario.clauses[0]) if scenario.clauses else "?"
 
 
+def tally(statuses) -> dict:
+    """``{"total", "passed", "failed", ...}`` of a run's statuses."""
+    counts = Counter(statuses)
+    return {"total": sum(counts.values()), **{SUMMARY_KEYS[s]: counts.get(s, 0) for s in STATUSES}}
+
+
 def summarize(outcomes: list[Outcome]) -> dict:
-    counts = Counter(o.status for o in outcomes)
-    return {"total": len(outcomes), **{SUMMARY_KEYS[s]: counts.get(s, 0) for s in STATUSES}}
+    return tally(o.status for o in outcomes)
 
 
 def by_part(scenarios: list[Scenario], outcomes: list[Outcome]) -> dict[str, dict]:
@@ -68,13 +73,24 @@ def write_json(path: str, document: dict) -> None:
         fh.write("\n")
 
 
+def exit_status(document: dict) -> int:
+    """0 when every selected scenario ran and gave its expected result, else 1 (see ``baobei-conform -h``)."""
+    s = document["summary"]
+    clean = document["run"].get("complete", True) and not document.get("broken")
+    return 0 if clean and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
+
+
 def incomplete(document: dict) -> str:
     """``"interrupted: 2 of 8 scenarios ran"`` for a run that did not finish, else ``""``."""
     run = document.get("run") or {}
     if run.get("complete", True):
         return ""
+    ran = run.get("ran", document["summary"]["total"])
     why = "interrupted" if run.get("interrupted") else "stopped early"
-    return f"{why}: {run.get('ran', document['summary']['total'])} of {run.get('selected', '?')} scenarios ran"
+    if run.get("missing_shards"):
+        n = str(run.get("merged_of", "?"))
+        return f"shards {', '.join(f'{k}/{n}' for k in run['missing_shards'])} missing; {ran} scenarios ran"
+    return f"{why}: {ran} of {run.get('selected', '?')} scenarios ran"
 
 
 def write_junit(path: str, document: dict) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.merge import MergeError, merge_shards
 from baobei_conform.results import RESULTS_SCHEMA, STATUSES, incomplete, part, results_document
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
@@ -384,7 +385,11 @@ def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | 
     suite, broken = load_suite_dir(scenarios_dir, spec)
     taken: set[str] = set()
     if results_files:
-        engines = [engine_run(load_results(f), str(f), taken) for f in results_files]
+        try:  # the shards of one engine's run (--shard K/N in a CI matrix) are one column
+            documents = merge_shards([(load_results(f), str(f)) for f in results_files])
+        except MergeError as exc:
+            raise ReportError(str(exc)) from None
+        engines = [engine_run(document, source, taken) for document, source in documents]
     else:
         if not suite:
             raise ReportError(f"no scenario under {scenarios_dir} and no results file: nothing to report")

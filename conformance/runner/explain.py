@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from baobei_conform.fuzz import observable
 from baobei_conform.runner.context import DIFF_LIMIT, reference_context, state_diff
-from baobei_conform.runner.engine import Engine
+from baobei_conform.runner.engine import Engine, ReferenceEngine
 from baobei_conform.runner.run import Outcome, run_steps
 from baobei_conform.scenario import Scenario
 from baobei_spec import Spec
@@ -40,7 +41,7 @@ def clause_lines(ids, spec: Spec, lang: str = "en") -> list[str]:
 def relevant_first(scenario: Scenario, cited_at_step: list[str]) -> list[str]:
     """The scenario's clauses, those the reference cites at the failing step first, then its rulings."""
     own = list(scenario.clauses)
-    first = [c for c in cited_at_step if c in own]
+    first = [c for c in dict.fromkeys(cited_at_step) if c in own]
     return first + [c for c in own if c not in first] + list(scenario.rulings)
 
 
@@ -65,7 +66,7 @@ def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec, lang: str
     if outcome.expected or outcome.actual:
         lines += [f"  expected: {outcome.expected}", f"  actual:   {outcome.actual}"]
     if context and context.state is not None and outcome.state is not None:
-        diff = state_diff(outcome.state, context.state)
+        diff = state_diff(observable(outcome.state), observable(context.state))
         if diff:
             lines.append("  state differs from the reference's here:")
             lines += [f"    {d}" for d in diff[:DIFF_LIMIT]]
@@ -127,3 +128,49 @@ def explain(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
             print(f"  expected: {exc.expected}\n  actual:   {exc.actual}", file=out)
         return False
     return True
+
+
+def _steps_seen(scenario: Scenario, engine: Engine) -> tuple[dict[int, list[dict]], str]:
+    """Each step's events (by its script line) and why the run stopped ('' if it went through)."""
+    seen: dict[int, list[dict]] = {}
+
+    def trace(step: dict, events: list[dict]) -> None:
+        seen[step["line"]] = list(events)
+
+    try:
+        run_steps(scenario.steps, engine, trace=trace)
+    except Exception as exc:  # noqa: BLE001 - where the engine stops is what this shows
+        detail = f" (expected {exc.expected}, actual {exc.actual})" if getattr(exc, "expected", "") else ""
+        return seen, f"{getattr(exc, 'message', exc)}{detail}"
+    return seen, ""
+
+
+def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
+    """Run one scenario on the engine and on the reference; print each step with both sides' events,
+    marking the first step where they part. True when the engine goes through like the reference."""
+    reference, _ = _steps_seen(scenario, ReferenceEngine())
+    mine, stopped = _steps_seen(scenario, engine)
+    print(f"{scenario.id}: {scenario.title}", file=out)
+    print(f"engine: {getattr(engine, 'name', 'engine')}; reference: baobei-ref", file=out)
+    parted = False
+    for step in scenario.steps:
+        i, line = step["line"], scenario.file_line(step["line"])
+        print(f"\n{scenario.path}:{line}  {_source(scenario.path, line)}", file=out)
+        if i not in mine:
+            print(f"  engine STOPPED here: {stopped}", file=out)
+            for cid in relevant_first(scenario, _cited(reference.get(i, []))):
+                print(f"    {cid}: {clause_text(cid, spec)}", file=out)
+            break
+        if step["op"] in ("apply", "shuffle"):
+            same = mine[i] == reference.get(i)
+            mark = "" if same or parted else "   <- the events part here"
+            parted = parted or not same
+            print(f"  reference: {'; '.join(_event(e) for e in reference.get(i, [])) or 'no events'}", file=out)
+            print(f"  engine:    {'; '.join(_event(e) for e in mine[i]) or 'no events'}{mark}", file=out)
+        else:
+            print("  ok on both", file=out)
+    return not stopped and not parted
+
+
+def _cited(events: list[dict]) -> list[str]:
+    return [str(e["clause"]) for e in events if e.get("clause")]
