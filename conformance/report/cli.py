@@ -8,6 +8,7 @@ import time
 
 from baobei_conform.report.build import build_report
 from baobei_conform.report.model import ReportError
+from baobei_conform.tools import default_suite
 
 
 def report_parser() -> argparse.ArgumentParser:
@@ -18,8 +19,8 @@ def report_parser() -> argparse.ArgumentParser:
     parser.add_argument("results", nargs="*", metavar="RESULTS.json",
                         help="results of `baobei-conform --json FILE` (one per engine); none: run the reference")
     parser.add_argument("--out", default="baobei-report", metavar="DIR", help="output folder (default: baobei-report)")
-    parser.add_argument("--scenarios", default="scenarios", metavar="DIR",
-                        help="the scenario folder (sources, steps, exercised coverage; default: scenarios)")
+    parser.add_argument("--scenarios", metavar="DIR",
+                        help="the scenario folder (sources, steps, exercised coverage; default: the installed suite)")
     return parser
 
 
@@ -28,7 +29,7 @@ def report_main(argv: list[str] | None = None) -> int:
     args = report_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     start = time.perf_counter()
     try:
-        index = build_report(args.out, args.results, args.scenarios)
+        index = build_report(args.out, args.results, args.scenarios or default_suite()[0])
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)
         return 2

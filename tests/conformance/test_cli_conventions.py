@@ -233,3 +233,12 @@ def test_engine_message_of_a_wrong_refusal_is_shown(tmp_path, capsys):
     [result] = doc["results"]
     assert result["message"] == "the action was refused with 'illegal_action' (the engine said: no discards today)"
     assert "engine stderr (tail):\n    refusing a discard" in capsys.readouterr().out
+
+
+def test_per_scenario_times_are_real_for_a_slow_engine(tmp_path):
+    """Pipelined scenarios are judged after their answers arrived: their time still includes the wait."""
+    scenarios = write_scenarios(tmp_path / "s", ["basic-draw-discard", "broken-top", "event-power"])
+    code, doc = conform(tmp_path, scenarios, engine=[sys.executable, str(ENGINES / "slow_replies.py")])
+    assert code == 1
+    for r in doc["results"]:  # setup, 2 actions and a state: 4 replies of at least 50 ms each
+        assert r["seconds"] >= 0.15, r
