@@ -2,6 +2,7 @@
 
 import json
 import sys
+import time
 
 from _serve import run
 
@@ -9,6 +10,7 @@ from _serve import run
 def tamper(request: dict, reply: dict):
     if request.get("cmd") == "apply" and request["action"].get("type") == "discard":
         print("refusing a discard", file=sys.stderr, flush=True)
+        time.sleep(0.3)  # the harness reads stderr on a thread of its own: let it see the line first
         return json.dumps({"seq": request["seq"], "ok": False,
                            "error": {"code": "illegal_action", "message": "no discards today"}})
     return None
