@@ -174,3 +174,32 @@ def test_every_status_badge_has_aa_contrast(one_failure):
     assert set(ratios) == {f"st st-{st}" for st in (*ALL_STATUSES, "none")}
     low = {k: round(v, 2) for k, v in ratios.items() if v < 4.5}
     assert not low, f"badges below 4.5:1: {low}"
+
+
+ANCHOR_PROBE = """<script>
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var bar = document.querySelector(".filterbar");
+    var out = document.createElement("pre");
+    out.id = "out";
+    out.textContent = JSON.stringify({target: target.getBoundingClientRect().top,
+                                      bar: bar.getBoundingClientRect().bottom, scrolled: window.scrollY});
+    document.body.appendChild(out);
+  }, 300);
+});
+</script></body>"""
+
+
+def test_an_anchor_lands_below_the_sticky_filter_bar(one_failure):
+    """A link to a clause scrolls it into view below the filter bar, not under it."""
+    exe, tmp, index, _ = one_failure
+    page = index.with_name("clauses-probe.html")
+    page.write_text(index.with_name("clauses.html").read_text(encoding="utf-8").replace("</body>", ANCHOR_PROBE),
+                    encoding="utf-8")
+    pre = Pre()
+    pre.feed(run_browser(exe, tmp / "profile", page.as_uri() + "#clause-5.2.4", "--dump-dom",
+                         "--window-size=1280,900").stdout)
+    where = json.loads(pre.text)
+    assert where["scrolled"] > 0, where  # the page did scroll to the clause
+    assert where["bar"] <= where["target"] < where["bar"] + 40, where
