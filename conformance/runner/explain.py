@@ -46,10 +46,13 @@ def relevant_first(scenario: Scenario, cited_at_step: list[str]) -> list[str]:
 
 
 def one_line(scenario: Scenario, outcome: Outcome) -> str:
-    """``FAIL file:line id: problem (expected X, actual Y)``: one failure per line."""
+    """``FAIL file:line id: problem (expected X, actual Y) [due: window p1]``: one failure per line, with the
+    decision the reference has pending before the failing step (what a refused action should have answered)."""
     where = f"{scenario.path}:{outcome.line}" if outcome.line else scenario.path
     detail = f" (expected {outcome.expected}, actual {outcome.actual})" if outcome.expected or outcome.actual else ""
-    return f"{outcome.status.upper()} {where} {scenario.id}: {outcome.message}{detail}"
+    context = reference_context(scenario, outcome.line)
+    due = f" [due: {context.pending}]" if context and context.pending else ""
+    return f"{outcome.status.upper()} {where} {scenario.id}: {outcome.message}{detail}{due}"
 
 
 def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec, lang: str = "en") -> str:

@@ -221,7 +221,8 @@ def test_one_line_per_failure(tmp_path, capsys):
     code, _ = conform(tmp_path, scenarios, "--line")
     assert code == 1
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("FAIL")]
-    assert lines == [f"FAIL {scenarios / 'broken-top.yaml'}:16 broken-top: expect top (expected owl, actual swallow)"]
+    assert lines == [f"FAIL {scenarios / 'broken-top.yaml'}:16 broken-top: expect top (expected owl, actual swallow)"
+                     " [due: window p1]"]
 
 
 def test_engine_message_of_a_wrong_refusal_is_shown(tmp_path, capsys):
@@ -242,3 +243,24 @@ def test_per_scenario_times_are_real_for_a_slow_engine(tmp_path):
     assert code == 1
     for r in doc["results"]:  # setup, 2 actions and a state: 4 replies of at least 50 ms each
         assert r["seconds"] >= 0.15, r
+
+
+KEEP = ("Keeping opens a window for the other players", ["2.7.3"], [], ["window"],
+        TABLE.format(p0="owl heron sparrow eagle", deck="swallow") + """\
+  p0 draws
+  p0 keeps into 2
+  nobody plucks
+  expect pending turn p1
+""")
+
+
+def test_a_wrong_refusal_says_which_decision_was_due_before_the_step(tmp_path, capsys, monkeypatch):
+    """The engine skipped the window after a keep, so it refuses 'nobody plucks': the window was due (read
+    before the step, not at the end of the steps sent together)."""
+    monkeypatch.setitem(SCENARIOS, "keep-window", KEEP)
+    scenarios = write_scenarios(tmp_path / "s", ["keep-window"])
+    code, _ = conform(tmp_path, scenarios, "--line", engine=[*WRONG, "--bug", "own_discard_window_skipped"])
+    assert code == 1
+    [line] = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("FAIL")]
+    assert line.endswith("keep-window: the action was refused with 'wrong_decision' (expected accepted, "
+                         "actual refused: wrong_decision) [due: window p1]"), line
