@@ -6,6 +6,8 @@
     baobei-conform python:pkg.mod:factory   # an in-process Python engine
     baobei-conform -- node engine.js        # any command line
     baobei-conform spec | lint | explain    # the spec summary, scenario checks, a step-by-step run
+    baobei-conform smoke | merge | report   # is it wired up? shards into one run; the HTML report
+    pytest --baobei-engine ./my_engine      # the scenarios as items of your own pytest run
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ import threading
 import time
 from pathlib import Path
 
-from baobei_scenarios import SUITE_ROOT
-
 from baobei_conform import __version__
 from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
@@ -35,6 +35,7 @@ from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.scenario import load_scenario, scenario_files
 from baobei_conform.tools import add_tools, default_suite, positive, write_run_report
+from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 

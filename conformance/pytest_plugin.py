@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from baobei_scenarios import SUITE_ROOT
 
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engines import EngineSpecError, engine_from_text
@@ -22,6 +21,7 @@ from baobei_conform.harness import apply_expectations
 from baobei_conform.runner.explain import LANGS, describe_failure
 from baobei_conform.runner.run import run_scenario
 from baobei_conform.scenario import load_scenario
+from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec
 
 ENGINE = pytest.StashKey["EngineHolder"]()

@@ -9,12 +9,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from baobei_scenarios import SUITE_ROOT
-
 from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.merge import MergeError, merge
 from baobei_conform.outputs import unwritable_file, unwritable_folder
 from baobei_conform.results import exit_status, incomplete, render_summary, write_json, write_junit
+from baobei_scenarios import SUITE_ROOT
 
 
 def positive(kind: type, least: float):
