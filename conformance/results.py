@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.runner.context import failure_facts
 from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
 from baobei_spec.summary import part_of
@@ -64,6 +65,7 @@ def _result(s: Scenario, o: Outcome) -> dict:
         "clauses": list(s.clauses), "faq": list(s.faq), "rulings": list(s.rulings), "tags": list(s.tags),
         "line": o.line, "message": o.message, "expected": o.expected, "actual": o.actual,
         "events": o.events, "stderr": o.stderr, "raw": o.raw, "seconds": round(o.seconds, 4),
+        **(failure_facts(s, o) if o.status in ("fail", "xpass", "xfail") else {}),
     }
 
 

@@ -22,7 +22,6 @@ def environment() -> Environment:
                       lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["pct"] = pct
     env.filters["duration"] = duration
-    env.filters["tojson_pretty"] = lambda v: json.dumps(v, indent=2, ensure_ascii=False, sort_keys=False)
     env.filters["tojson_line"] = lambda v: json.dumps(v, ensure_ascii=False)
     return env
 

@@ -132,6 +132,8 @@ def _result_entry(raw: dict) -> dict:
         "message": _text(raw.get("message")), "expected": _text(raw.get("expected")),
         "actual": _text(raw.get("actual")), "stderr": _text(raw.get("stderr")), "raw": _text(raw.get("raw")),
         "events": raw.get("events") if isinstance(raw.get("events"), list) else [],
+        "due": _text(raw.get("due")), "differs": _strs(raw.get("differs")),
+        "reference_events": raw.get("reference_events") if isinstance(raw.get("reference_events"), list) else [],
         "seconds": seconds if isinstance(seconds, int | float) else None,
         "bad_status": None if status in STATUSES else _text(status),
     }

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from baobei_conform.fuzz import observable
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.run import run_steps
+from baobei_conform.runner.run import Outcome, run_steps
 from baobei_conform.scenario import Scenario
 
 DIFF_LIMIT = 12  # differing fields shown at most; the rest are counted
@@ -51,6 +52,22 @@ def reference_context(scenario: Scenario, line: int | None) -> StepContext | Non
         if not found and engine.game:
             found["context"] = StepContext(before["pending"], [], engine.state(), [])
     return found.get("context")
+
+
+def engine_diff(outcome: Outcome, context: StepContext | None) -> list[str]:
+    """How the engine's state at the failing step differs from the reference's (the fields both keep)."""
+    if context is None or context.state is None or outcome.state is None:
+        return []
+    return state_diff(observable(outcome.state), observable(context.state))
+
+
+def failure_facts(scenario: Scenario, outcome: Outcome) -> dict:
+    """What the results document keeps about a failure besides expected/actual: ``due``, ``differs``,
+    ``reference_events`` (the same facts the console shows)."""
+    context = reference_context(scenario, outcome.line)
+    if context is None:
+        return {}
+    return {"due": context.pending, "differs": engine_diff(outcome, context), "reference_events": context.events}
 
 
 def _cited(events: list[dict]) -> list[str]:

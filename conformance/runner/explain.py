@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baobei_conform.fuzz import observable
-from baobei_conform.runner.context import DIFF_LIMIT, reference_context, state_diff
+from baobei_conform.runner.context import DIFF_LIMIT, engine_diff, reference_context
 from baobei_conform.runner.engine import Engine, ReferenceEngine
 from baobei_conform.runner.run import Outcome, run_steps
 from baobei_conform.scenario import Scenario
@@ -68,13 +67,12 @@ def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec, lang: str
     lines.append(f"  problem:  {outcome.message}")
     if outcome.expected or outcome.actual:
         lines += [f"  expected: {outcome.expected}", f"  actual:   {outcome.actual}"]
-    if context and context.state is not None and outcome.state is not None:
-        diff = state_diff(observable(outcome.state), observable(context.state))
-        if diff:
-            lines.append("  state differs from the reference's here:")
-            lines += [f"    {d}" for d in diff[:DIFF_LIMIT]]
-            if len(diff) > DIFF_LIMIT:
-                lines.append(f"    ... and {len(diff) - DIFF_LIMIT} more fields")
+    diff = engine_diff(outcome, context)
+    if diff:
+        lines.append("  state differs from the reference's here:")
+        lines += [f"    {d}" for d in diff[:DIFF_LIMIT]]
+        if len(diff) > DIFF_LIMIT:
+            lines.append(f"    ... and {len(diff) - DIFF_LIMIT} more fields")
     if outcome.events or context:
         lines.append("  engine events (last action):")
         lines += [f"    {_event(e)}" for e in outcome.events] or ["    none"]

@@ -214,6 +214,12 @@ def test_failure_shows_pending_decision_state_diff_and_reference_events(tmp_path
     assert "reference events (same step):\n    discarded [2.7.4] player=0, card=swallow" in out
     assert "engine events (last action):\n    discarded [2.7.4] player=0, card=swallow" in out
     assert "3.2.3: " + cli.default_spec().clauses["3.2.3"].es in out  # the clause in Spanish (--lang es)
+    [result] = doc["results"]  # the same facts in the JSON and on the report's scenario page
+    assert result["due"] == "window p1" and result["differs"] == ["pending.players: engine [0, 1], reference [1]"]
+    assert [e["kind"] for e in result["reference_events"]] == ["discarded"]
+    page = (tmp_path / "baobei-report" / "scenarios" / "own-window.html").read_text(encoding="utf-8")
+    assert "<b>window p1</b>" in page and "pending.players: engine [0, 1], reference [1]" in page
+    assert "reference events (same step)" in page
 
 
 def test_one_line_per_failure(tmp_path, capsys):
