@@ -154,10 +154,10 @@ def sub_parser() -> argparse.ArgumentParser:
     add_tools(sub)
     fz = sub.add_parser("fuzz", help="random games on the reference and an engine in lockstep (differential)")
     fz.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
-    fz.add_argument("--games", type=int, default=100, help="how many seeded games (default 100)")
+    fz.add_argument("--games", type=positive(int, 1), default=100, help="how many seeded games (default 100)")
     fz.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
-    fz.add_argument("--max-actions", type=int, default=400, help="actions per game at most (default 400)")
-    fz.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
+    fz.add_argument("--max-actions", type=positive(int, 1), default=400, help="actions per game at most (default 400)")
+    fz.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer (default 10)")
     fz.set_defaults(func=_fuzz_command, command_line=None)
     return parser
 

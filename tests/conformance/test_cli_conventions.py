@@ -66,6 +66,14 @@ def test_exit_2_on_out_of_range_options(tmp_path, passing, never_runs, capsys, o
     assert options[0] in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["fuzz", "--games", "0"], ["fuzz", "--max-actions", "0"], ["smoke", "--timeout", "0"],
+                                  ["explain", "x.yaml", "--timeout", "-1"]])
+def test_subcommands_refuse_out_of_range_options(capsys, argv):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and "out of range" in capsys.readouterr().err
+
+
 def test_exit_2_when_nothing_is_selected_saying_what_was_looked_for(tmp_path, passing, capsys):
     empty = tmp_path / "empty_dir"
     empty.mkdir()
