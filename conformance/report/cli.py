@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from baobei_conform.outputs import unwritable_folder
 from baobei_conform.report.build import build_report
 from baobei_conform.report.model import ReportError
 from baobei_conform.tools import default_suite
@@ -27,6 +28,10 @@ def report_parser() -> argparse.ArgumentParser:
 def report_main(argv: list[str] | None = None) -> int:
     """Entry point for ``baobei-conform report``; returns the exit status (0 written, 2 unusable input)."""
     args = report_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    problem = unwritable_folder(args.out)
+    if problem:
+        print(f"baobei-conform report: {problem}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     try:
         index = build_report(args.out, args.results, args.scenarios or default_suite()[0])

@@ -120,6 +120,15 @@ def test_report_folder_that_is_a_file_is_refused_before_the_run(tmp_path, passin
     assert f"cannot write in {blocker}" in capsys.readouterr().err
 
 
+def test_report_and_merge_outputs_are_checked_too(tmp_path, capsys):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file", encoding="utf-8")
+    assert main(["report", "--out", str(blocker)]) == 2
+    assert main(["merge", str(tmp_path / "any.json"), "--json", str(tmp_path / "no" / "r.json")]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot write in {blocker}" in err and "cannot write" in err.split("\n")[1] and "Traceback" not in err
+
+
 def test_checking_a_new_output_file_leaves_nothing_behind(tmp_path, passing, monkeypatch):
     out = tmp_path / "r.json"
     monkeypatch.setattr(cli, "run_suite", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
