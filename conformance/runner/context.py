@@ -30,28 +30,24 @@ def pending_text(pending: dict | None) -> str:
 
 
 def reference_context(scenario: Scenario, line: int | None) -> StepContext | None:
-    """The reference's view of the step at file line ``line``; None when no step is there."""
-    if not line:
+    """The reference's view of the step at file line ``line``; None when no step is there.
+
+    The steps before it run first, so the pending decision is read exactly before the step (a run of
+    steps is executed before it is judged: a trace would see the state at the end of the run)."""
+    index = next((i for i, s in enumerate(scenario.steps) if line and scenario.file_line(s["line"]) == line), None)
+    if index is None:
         return None
     engine = ReferenceEngine()
-    found: dict = {}
-    before = {"pending": ""}
-
-    def trace(step: dict, events: list[dict]) -> None:
-        if found:
-            return
-        state = engine.state() if engine.game else None
-        if scenario.file_line(step["line"]) == line:
-            found["context"] = StepContext(before["pending"], list(events), state, _cited(events))
-        else:
-            before["pending"] = pending_text(state and state.get("pending"))
-
+    step = scenario.steps[index]
     try:
-        run_steps(scenario.steps, engine, trace=trace)
-    except Exception:  # noqa: BLE001 - the reference stops at this step too: what it saw up to there is the context
-        if not found and engine.game:
-            found["context"] = StepContext(before["pending"], [], engine.state(), [])
-    return found.get("context")
+        events = run_steps(scenario.steps[:index], engine) if index else []
+        pending = pending_text(engine.state()["pending"]) if engine.game else ""
+        if step["op"] in ("apply", "shuffle"):
+            events = run_steps([step], engine)
+        state = engine.state() if engine.game else None
+    except Exception:  # noqa: BLE001 - the reference stops before this step: no context to show
+        return None
+    return StepContext(pending, events, state, _cited(events))
 
 
 def engine_diff(outcome: Outcome, context: StepContext | None) -> list[str]:
