@@ -179,7 +179,9 @@ class StdioEngine:
         if self.validator:
             self.validator.check_reply(message["cmd"], reply, _text(line))
         if not reply["ok"] and (reply.get("error") or {}).get("code") == "unsupported":
-            raise Unsupported(f"the engine does not support {message['cmd']!r}")
+            said = reply["error"].get("message")  # the engine's own reason is kept for the skip report
+            raise Unsupported(f"the engine does not support {message['cmd']!r}"
+                              + (f": {said}" if isinstance(said, str) and said else ""))
         return reply
 
     def request(self, message: dict) -> dict:

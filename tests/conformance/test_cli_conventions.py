@@ -287,3 +287,11 @@ def test_a_wrong_refusal_says_which_decision_was_due_before_the_step(tmp_path, c
     [line] = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("FAIL")]
     assert line.endswith("keep-window: the action was refused with 'wrong_decision' (expected accepted, "
                          "actual refused: wrong_decision) [due: window p1]"), line
+
+
+def test_skips_keep_the_engines_unsupported_message_grouped(tmp_path, capsys):
+    scenarios = write_scenarios(tmp_path / "s", ["view-peek", "basic-draw-discard"])
+    code, doc = conform(tmp_path, scenarios, engine=[sys.executable, str(ENGINES / "unsupported_view.py")])
+    assert code == 0
+    assert "skipped 1: the engine does not support 'view': views come in version 2 (view-peek)" in \
+        capsys.readouterr().out
