@@ -24,9 +24,9 @@ pytestmark = pytest.mark.install
 
 
 def shipped(folder: Path) -> set[str]:
-    """Every file under the folder, relative, compiled Python left out."""
+    """Every file under the folder, relative; compiled Python and hidden files (.gitkeep) left out."""
     return {p.relative_to(folder).as_posix() for p in folder.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts}
+            if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")}
 
 
 @pytest.fixture(scope="module")
