@@ -6,32 +6,48 @@
     baobei-conform python:pkg.mod:factory   # an in-process Python engine
     baobei-conform -- node engine.js        # any command line
     baobei-conform spec | lint | explain    # the spec summary, scenario checks, a step-by-step run
+    baobei-conform smoke | merge | report   # is it wired up? shards into one run; the HTML report
+    pytest --baobei-engine ./my_engine      # the scenarios as items of your own pytest run
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
+import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
+from baobei_conform import __version__
+from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engines import EngineSpecError, engine_factory
-from baobei_conform.harness import BREAKER, UNEXPECTED, Selection, load_expectations, load_suite, run_suite
-from baobei_conform.outputs import ResultStream
+from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
+from baobei_conform.harness import BREAKER, Selection, load_suite, run_suite
+from baobei_conform.outputs import ResultStream, unwritable_file, unwritable_folder
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
-from baobei_conform.results import render_summary, results_document, write_json, write_junit
+from baobei_conform.results import exit_status, results_document, write_json, write_junit
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.explain import describe_failure, explain
+from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.tools import add_tools, default_suite, positive, write_run_report
+from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "explain", "fuzz")
+SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "merge", "smoke")
 DEFAULT_REPORT_DIR = "baobei-report"
+EXIT_CODES = """exit codes:
+  0    every scenario ran and gave its expected result
+  1    unexpected results: failures, errors, passes of known failures, broken scenario files, an early stop
+  2    usage or input error: bad option, engine that does not start, unreadable expectations, unwritable
+       output, nothing selected
+  130  interrupted (Ctrl-C): the results of the scenarios that ran are written, marked incomplete"""
 
 
 def _spec_command(args: argparse.Namespace) -> int:
@@ -45,9 +61,10 @@ def _spec_command(args: argparse.Namespace) -> int:
 
 def _lint_command(args: argparse.Namespace) -> int:
     """Validate scenario files without running them: YAML, metadata, clause ids, script syntax."""
-    files = scenario_files(args.paths)
+    paths = args.paths or default_suite()
+    files = scenario_files(paths)
     if not files:
-        print(f"no scenario files under {', '.join(args.paths)}", file=sys.stderr)
+        print(f"no scenario files under {', '.join(paths)}", file=sys.stderr)
         return 2
     seen: dict[str, str] = {}
     bad = 0
@@ -67,13 +84,29 @@ def _lint_command(args: argparse.Namespace) -> int:
 
 
 def _explain_command(args: argparse.Namespace) -> int:
-    """Run one scenario on the reference, step by step, each event with its clause's English rule."""
+    """One scenario step by step: on the reference, each event with its clause's rule; with an engine, the
+    engine and the reference side by side."""
+    path = Path(args.scenario)
+    if not path.exists():  # an id of the installed suite
+        path = next(iter(sorted(SUITE_ROOT.rglob(f"{args.scenario}.yaml"))), path)
     try:
-        scenario = load_scenario(args.scenario)
+        scenario = load_scenario(path)
     except ScenarioError as exc:
         print(exc, file=sys.stderr)
         return 2
-    return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
+    if args.engine == "reference" and not args.command_line:
+        return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
+    try:
+        factory, _ = engine_factory(None if args.command_line else args.engine, args.command_line, args.timeout)
+        engine = factory()
+    except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
+        print(f"baobei-conform explain: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    try:
+        return 0 if side_by_side(scenario, engine, default_spec(), sys.stdout) else 1
+    finally:
+        if hasattr(engine, "stop"):
+            engine.stop()
 
 
 def _fuzz_command(args: argparse.Namespace) -> int:
@@ -110,27 +143,33 @@ def sub_parser() -> argparse.ArgumentParser:
     spec.add_argument("--json", action="store_true", help="print one JSON object")
     spec.set_defaults(func=_spec_command)
     lint = sub.add_parser("lint", help="validate scenario files without running them")
-    lint.add_argument("paths", nargs="*", default=["scenarios"], help="files or folders (default: scenarios)")
+    lint.add_argument("paths", nargs="*", help="files or folders (default: the installed suite)")
     lint.set_defaults(func=_lint_command)
-    expl = sub.add_parser("explain", help="run one scenario on the reference, step by step, with the rules")
-    expl.add_argument("scenario", help="a scenario file")
-    expl.set_defaults(func=_explain_command)
+    expl = sub.add_parser("explain", help="one scenario step by step: on the reference with the rules, or on an "
+                                          "engine and the reference side by side")
+    expl.add_argument("scenario", help="a scenario file, or the id of an installed scenario")
+    expl.add_argument("engine", nargs="?", default="reference", help="as for a run (default: the reference alone)")
+    expl.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer")
+    expl.set_defaults(func=_explain_command, command_line=None)
+    add_tools(sub)
     fz = sub.add_parser("fuzz", help="random games on the reference and an engine in lockstep (differential)")
     fz.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
-    fz.add_argument("--games", type=int, default=100, help="how many seeded games (default 100)")
+    fz.add_argument("--games", type=positive(int, 1), default=100, help="how many seeded games (default 100)")
     fz.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
-    fz.add_argument("--max-actions", type=int, default=400, help="actions per game at most (default 400)")
-    fz.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
+    fz.add_argument("--max-actions", type=positive(int, 1), default=400, help="actions per game at most (default 400)")
+    fz.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer (default 10)")
     fz.set_defaults(func=_fuzz_command, command_line=None)
     return parser
 
 
 def run_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="baobei-conform", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="baobei-conform", description=__doc__, epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"baobei-conform {__version__}")
     parser.add_argument("engine", nargs="?", default="reference",
                         help="reference (default), an executable, a folder with baobei-engine.json, python:mod:fn")
-    parser.add_argument("--scenarios", nargs="+", default=["scenarios"], help="scenario files or folders")
+    parser.add_argument("--scenarios", nargs="+", help="scenario files or folders (default: the installed suite)")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
     parser.add_argument("--junit", metavar="FILE", help="write the results as JUnit XML")
     parser.add_argument("--expectations", metavar="FILE", help="known failures of this engine (YAML)")
@@ -139,18 +178,22 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("--faq", action="append", default=[], help="FAQ id, e.g. FAQ-05 (repeatable)")
     parser.add_argument("--tag", action="append", default=[], help="tag (repeatable)")
     parser.add_argument("--shard", metavar="K/N", help="run the K-th of N shards (1-based)")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="engine processes at once")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer (default 10)")
-    parser.add_argument("--max-fail", type=int, help="stop after N failures")
-    parser.add_argument("--breaker", type=int, default=BREAKER, metavar="N",
+    parser.add_argument("-j", "--jobs", type=positive(int, 1), default=1, help="engine processes at once")
+    parser.add_argument("--timeout", type=positive(float, 0), default=10.0,
+                        help="seconds per engine answer (default 10)")
+    parser.add_argument("--max-fail", type=positive(int, 1), help="stop after N failures")
+    parser.add_argument("--breaker", type=_not_negative, default=BREAKER, metavar="N",
                         help=f"stop after N timeouts or crashes of the engine in a row (default {BREAKER}; 0: never)")
-    parser.add_argument("--max-line", type=int, default=MAX_LINE, metavar="BYTES",
+    parser.add_argument("--max-line", type=positive(int, 1), default=MAX_LINE, metavar="BYTES",
                         help=f"longest reply line accepted (default {MAX_LINE}, 16 MiB)")
     parser.add_argument("--validate", action="store_true", help="check every message against the schemas")
     parser.add_argument("--report", metavar="DIR", default=DEFAULT_REPORT_DIR,
                         help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR})")
     parser.add_argument("--no-report", action="store_true", help="do not write the HTML report")
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summary")
+    parser.add_argument("--line", action="store_true", help="one line per failure")
+    parser.add_argument("--lang", choices=LANGS, default="en",
+                        help="the clauses' text with failures: en (the spec's rule), es or nl (the rulebook's words)")
     return parser
 
 
@@ -166,6 +209,43 @@ def _shard(text: str | None) -> tuple[int, int] | None:
     return k, n
 
 
+def _preflight(args: argparse.Namespace) -> list[str]:
+    """Problems found before running anything: output paths that cannot be written."""
+    problems = [unwritable_file(p) for p in (args.json, args.junit) if p]
+    if not args.no_report:
+        problems.append(unwritable_folder(args.report))
+    return [p for p in problems if p]
+
+
+def _not_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: must be at least 0")
+    return value
+
+
+@contextlib.contextmanager
+def _sigint_seen(flag: threading.Event):
+    """Ctrl-C still raises KeyboardInterrupt (the harness stops and keeps what ran), and sets ``flag`` so the
+    run is known to be interrupted, not stopped by --max-fail."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        flag.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_command(argv: list[str]) -> int:
     given, command = list(argv), None
     parser = run_parser()
@@ -179,49 +259,57 @@ def _run_command(argv: list[str]) -> int:
         shard = _shard(args.shard)
     except ValueError as exc:
         parser.error(str(exc))
+    problems = _preflight(args)
+    if problems:
+        for problem in problems:
+            print(f"baobei-conform: {problem}", file=sys.stderr)
+        return 2
+    paths = args.scenarios or default_suite()
     selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
     validator = MessageValidator() if args.validate else None
     try:
         factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator,
                                             args.max_line)
         expected = load_expectations(args.expectations) if args.expectations else {}
-    except (EngineSpecError, OSError, ValueError) as exc:
+    except (EngineSpecError, ExpectationsError) as exc:
         print(f"baobei-conform: {exc}", file=sys.stderr)
         return 2
-    scenarios, broken = load_suite(args.scenarios, selection)
-    for exc in broken:
-        print(exc, file=sys.stderr)
+    scenarios, broken = load_suite(paths, selection)
+    if expected:
+        for warning in unknown_ids(args.expectations, expected, {p.stem for p in scenario_files(paths)}):
+            print(warning, file=sys.stderr)
     if not scenarios:
-        print("baobei-conform: no scenario selected", file=sys.stderr)
+        looked = f"{len(scenario_files(paths))} scenario files under {', '.join(paths)}"
+        print(f"baobei-conform: no scenario selected ({looked}"
+              + (f"; {len(broken)} do not load" if broken else "") + (", selection: " + " ".join(given)
+              if any((args.id, args.clause, args.faq, args.tag, shard)) else "") + ")", file=sys.stderr)
+        for exc in broken:
+            print(exc, file=sys.stderr)
         return 2
     spec = default_spec()
     started = datetime.datetime.now(datetime.UTC)
     clock = time.perf_counter()
     engine_info: dict = {"command": described}
+    interrupted = threading.Event()
 
     def document_of(outcomes: list, complete: bool) -> dict:
         ran = {o.scenario for o in outcomes}
         return results_document(
             [s for s in scenarios if s.id in ran], outcomes, engine_info,
             {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
-             "complete": complete, "selected": len(scenarios), "broken_files": len(broken),
-             "argv": given, "shard": args.shard, "jobs": args.jobs},
+             "complete": complete, "interrupted": interrupted.is_set(), "selected": len(scenarios),
+             "ran": len(ran), "broken_files": len(broken), "argv": given, "shard": args.shard, "jobs": args.jobs},
+            broken,
         )
 
     order = {s.id: i for i, s in enumerate(scenarios)}
     stream = ResultStream(lambda done: _write_results(
         args, document_of(sorted(done, key=lambda o: order[o.scenario]), False)))
+    console = Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang)
 
     def report(scenario, outcome) -> None:
         stream.add(outcome)  # on disk as the run goes: a run that dies keeps what ran
-        if outcome.status in UNEXPECTED and not args.quiet:
-            print(describe_failure(scenario, outcome, spec), flush=True)
-            if outcome.stderr:
-                print("  engine stderr (tail):\n    " + outcome.stderr.replace("\n", "\n    "), flush=True)
-            if outcome.raw:
-                print(f"  raw line: {outcome.raw}", flush=True)
-        elif not args.quiet:
-            print({"pass": ".", "skip": "s", "xfail": "x"}.get(outcome.status, "?"), end="", flush=True)
+        console.result(scenario, outcome)
 
     try:
         probe = factory()  # fail fast on an engine that cannot even start, and learn its name
@@ -237,16 +325,18 @@ def _run_command(argv: list[str]) -> int:
     def engine_source():
         return started_engines.pop() if started_engines else factory()
 
+    console.header(engine_info, paths, len(scenarios), args.jobs, len(broken))
     stream.flush()  # the previous run's results never stay as if current
-    outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
-                                   expected=expected, report=report, stop=threading.Event(), breaker=args.breaker)
+    with _sigint_seen(interrupted):
+        outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
+                                       expected=expected, report=report, stop=threading.Event(),
+                                       breaker=args.breaker)
     document = document_of(outcomes, complete)
-    print(render_summary(document))
+    console.finish(document, broken, interrupted.is_set())
     _write_results(args, document)
     if not args.no_report:
-        _write_report(args.report, document, args.scenarios, args.json)
-    s = document["summary"]
-    return 0 if complete and not broken and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
+        write_run_report(args.report, document, paths[0], args.json)
+    return 130 if interrupted.is_set() else exit_status(document)
 
 
 def _write_results(args: argparse.Namespace, document: dict) -> None:
@@ -255,23 +345,6 @@ def _write_results(args: argparse.Namespace, document: dict) -> None:
         write_json(args.json, document)
     if args.junit:
         write_junit(args.junit, document)
-
-
-def _write_report(out: str, document: dict, scenario_paths: list[str], results_file: str | None) -> None:
-    """The HTML report of this run, built from its results (the --json file when there is one)."""
-    import tempfile
-    from pathlib import Path
-
-    from baobei_conform.report import build_report
-
-    if results_file:
-        index = build_report(out, [results_file], scenario_paths[0])
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            results = Path(tmp) / "results.json"
-            write_json(str(results), document)
-            index = build_report(out, [results], scenario_paths[0])
-    print(f"report: {index}")
 
 
 def main(argv: list[str] | None = None) -> int:

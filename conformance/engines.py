@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import shlex
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,6 +58,17 @@ def engine_factory(target: str | None, command: list[str] | None, timeout: float
         return stdio(argv, None), str(path)
     raise EngineSpecError(f"{target}: not 'reference', python:module:factory, an executable, or a folder with "
                           f"{MANIFEST}; or give a command after --")
+
+
+def engine_from_text(text: str, timeout: float = 10.0) -> Callable[[], Engine]:
+    """A factory from one string (a pytest option): an engine specifier, or else a quoted command line."""
+    try:
+        return engine_factory(text, None, timeout)[0]
+    except EngineSpecError:
+        command = shlex.split(text)
+        if len(command) < 2 and not shutil.which(text):
+            raise
+        return engine_factory(None, command, timeout)[0]
 
 
 def _stdio(argv, params, timeout, validator, cwd, max_line) -> StdioEngine:

@@ -13,10 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engine_api import Engine, EngineProblem, as_engine
@@ -65,18 +62,6 @@ def load_suite(paths, selection: Selection) -> tuple[list[Scenario], list[Scenar
         k, n = selection.shard
         kept = [s for i, s in enumerate(kept) if i % n == k - 1]
     return kept, broken
-
-
-def load_expectations(path: str | Path) -> dict[str, dict]:
-    """Known failures: ``{scenario id: {status: fail|error|skip, reason, link}}`` from YAML."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    expected = data.get("expected", data)
-    if not isinstance(expected, dict):
-        raise ValueError(f"{path}: expected a mapping of scenario id -> {{status, reason, link}}")
-    for sid, entry in expected.items():
-        if not isinstance(entry, dict) or entry.get("status") not in ("fail", "error", "skip"):
-            raise ValueError(f"{path}: {sid}: status must be fail, error or skip")
-    return expected
 
 
 def apply_expectations(outcome: Outcome, expected: dict[str, dict]) -> Outcome:

@@ -1,11 +1,13 @@
-"""Outputs that are whole or absent: files renamed into place, folders swapped in, results streamed.
+"""Outputs that are whole or absent: paths checked before the run, files renamed into place, folders
+swapped in, results streamed.
 
 CI systems and browsers read what a run writes, and a run can die at any moment (``kill -9``, a
-full disk, Ctrl-C). A file is written under a temporary name in its own folder and renamed over the
-old one; a folder (the HTML report) is built fresh beside its place and swapped in. So a reader sees
-the complete previous output, the complete new one or (between the two renames of a swap) none,
-never a truncated or mixed one. ``ResultStream`` rewrites the results as scenarios finish, so a run
-that dies keeps what ran.
+full disk, Ctrl-C). Every output path is checked writable before the run (a typo in ``--json`` must
+not cost a whole run's results). A file is written under a temporary name in its own folder and
+renamed over the old one; a folder (the HTML report) is built fresh beside its place and swapped in.
+So a reader sees the complete previous output, the complete new one or (between the two renames of a
+swap) none, never a truncated or mixed one. ``ResultStream`` rewrites the results as scenarios
+finish, so a run that dies keeps what ran.
 """
 
 from __future__ import annotations
@@ -98,3 +100,29 @@ class ResultStream:
     def _write(self, now: float) -> None:
         self.last = now
         self.write(list(self.outcomes))
+
+
+def unwritable_file(path: str) -> str | None:
+    """Why ``path`` cannot be written as a file, or None. Files are written through a temporary file in
+    their folder and renamed into place, so the folder is what must be writable; nothing is created at
+    ``path`` itself (a reader must never see an empty results file)."""
+    p = Path(path)
+    if p.is_dir():
+        return f"{path} is a folder, not a file"
+    try:
+        with tempfile.TemporaryFile(dir=p.parent):
+            pass
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
+    return None
+
+
+def unwritable_folder(path: str) -> str | None:
+    """Why files cannot be written in folder ``path`` (created if missing), or None."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        return f"cannot write in {path}: {exc.strerror or exc}"
+    return None

@@ -10,6 +10,7 @@ from collections import Counter
 
 from baobei_conform.outputs import write_atomic
 from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.runner.context import failure_facts
 from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
 from baobei_spec.summary import part_of
@@ -25,9 +26,14 @@ def part(scenario: Scenario) -> str:
     return part_of(scenario.clauses[0]) if scenario.clauses else "?"
 
 
+def tally(statuses) -> dict:
+    """``{"total", "passed", "failed", ...}`` of a run's statuses."""
+    counts = Counter(statuses)
+    return {"total": sum(counts.values()), **{SUMMARY_KEYS[s]: counts.get(s, 0) for s in STATUSES}}
+
+
 def summarize(outcomes: list[Outcome]) -> dict:
-    counts = Counter(o.status for o in outcomes)
-    return {"total": len(outcomes), **{SUMMARY_KEYS[s]: counts.get(s, 0) for s in STATUSES}}
+    return tally(o.status for o in outcomes)
 
 
 def by_part(scenarios: list[Scenario], outcomes: list[Outcome]) -> dict[str, dict]:
@@ -38,8 +44,9 @@ def by_part(scenarios: list[Scenario], outcomes: list[Outcome]) -> dict[str, dic
     return {p: summarize(os) for p, os in sorted(groups.items())}
 
 
-def results_document(scenarios, outcomes, engine_info: dict, run_info: dict) -> dict:
-    """The ``--json`` document (schema: spec/schemas/results.schema.json)."""
+def results_document(scenarios, outcomes, engine_info: dict, run_info: dict, broken=()) -> dict:
+    """The ``--json`` document (schema: spec/schemas/results.schema.json); ``broken``: the ScenarioErrors of
+    scenario files that do not load, listed so every consumer shows them, not only a count."""
     index = {s.id: s for s in scenarios}
     return {
         "schema": RESULTS_SCHEMA,
@@ -49,6 +56,7 @@ def results_document(scenarios, outcomes, engine_info: dict, run_info: dict) -> 
         "summary": summarize(outcomes),
         "by_part": by_part(scenarios, outcomes),
         "results": [_result(index[o.scenario], o) for o in outcomes],
+        "broken": [{"file": e.file, "line": e.line, "message": str(e)} for e in broken],
     }
 
 
@@ -58,6 +66,7 @@ def _result(s: Scenario, o: Outcome) -> dict:
         "clauses": list(s.clauses), "faq": list(s.faq), "rulings": list(s.rulings), "tags": list(s.tags),
         "line": o.line, "message": o.message, "expected": o.expected, "actual": o.actual,
         "events": o.events, "stderr": o.stderr, "raw": o.raw, "seconds": round(o.seconds, 4),
+        **(failure_facts(s, o) if o.status in ("fail", "xpass", "xfail") else {}),
     }
 
 
@@ -66,12 +75,47 @@ def write_json(path: str, document: dict) -> None:
     write_atomic(path, json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
 
 
-def write_junit(path: str, document: dict) -> None:
-    """JUnit XML: one testcase per scenario, classname = part of the rulebook."""
+def exit_status(document: dict) -> int:
+    """0 when every selected scenario ran and gave its expected result, else 1 (see ``baobei-conform -h``)."""
     s = document["summary"]
+    clean = document["run"].get("complete", True) and not document.get("broken")
+    return 0 if clean and s["failed"] == s["errors"] == s["xpassed"] == 0 else 1
+
+
+def incomplete(document: dict) -> str:
+    """``"interrupted: 2 of 8 scenarios ran"`` for a run that did not finish, else ``""``."""
+    run = document.get("run") or {}
+    if run.get("complete", True):
+        return ""
+    ran = run.get("ran", document["summary"]["total"])
+    why = "interrupted" if run.get("interrupted") else "stopped early"
+    if run.get("missing_shards"):
+        n = str(run.get("merged_of", "?"))
+        return f"shards {', '.join(f'{k}/{n}' for k in run['missing_shards'])} missing; {ran} scenarios ran"
+    return f"{why}: {ran} of {run.get('selected', '?')} scenarios ran"
+
+
+def write_junit(path: str, document: dict) -> None:
+    """JUnit XML: one testcase per scenario, classname = part of the rulebook; a broken scenario file and an
+    incomplete run are errors of their own, so CI shows them."""
+    s = document["summary"]
+    broken = document.get("broken", [])
+    unfinished = incomplete(document)
     suite = ET.Element("testsuite", name=f"baobei:{document['engine'].get('name', 'engine')}",
-                       tests=str(s["total"]), failures=str(s["failed"] + s["xpassed"]), errors=str(s["errors"]),
+                       tests=str(s["total"] + len(broken) + bool(unfinished)), failures=str(s["failed"] + s["xpassed"]),
+                       errors=str(s["errors"] + len(broken) + bool(unfinished)),
                        skipped=str(s["skipped"] + s["xfailed"]))
+    properties = ET.SubElement(suite, "properties")
+    run = document.get("run") or {}
+    for name in ("complete", "interrupted", "selected", "ran"):
+        if name in run:
+            ET.SubElement(properties, "property", name=name, value=str(run[name]).lower())
+    if unfinished:
+        ET.SubElement(ET.SubElement(suite, "testcase", classname="baobei", name="run-incomplete"), "error",
+                      message=f"INCOMPLETE run, {unfinished}").text = unfinished
+    for b in broken:
+        case = ET.SubElement(suite, "testcase", classname="broken-scenario-file", name=b["file"], file=b["file"])
+        ET.SubElement(case, "error", message=b["message"].split("\n")[0]).text = b["message"]
     for r in document["results"]:
         case = ET.SubElement(suite, "testcase", classname=f"part-{r['part']}", name=r["id"],
                              file=r["file"], time=str(r["seconds"]))

@@ -31,6 +31,19 @@ MAX_LINE = 16 * 1024 * 1024  # bytes of one reply line; beyond, the reply is a p
 COMPACT_AT = 1 << 20  # bytes already consumed at the front of the read buffer before it is compacted
 
 
+class Refusal(str):
+    """The error code of a refused action (compares as the code), carrying the engine's own message and
+    stderr tail so a wrong refusal is shown with the engine's explanation."""
+
+    message: str = ""
+    stderr: str = ""
+
+    def __new__(cls, code: str, message: str = "", stderr: str = "") -> Refusal:
+        self = super().__new__(cls, code)
+        self.message, self.stderr = message, stderr
+        return self
+
+
 class StdioEngine(Engine):
     """One long-lived engine process; ``command`` is an argv list."""
 
@@ -142,7 +155,9 @@ class StdioEngine(Engine):
             except ProtocolError as exc:
                 raise self._problem(exc) from None
         if not reply["ok"] and (reply.get("error") or {}).get("code") == "unsupported":
-            raise Unsupported(f"the engine does not support {message['cmd']!r}")
+            said = reply["error"].get("message")  # the engine's own reason is kept for the skip report
+            raise Unsupported(f"the engine does not support {message['cmd']!r}"
+                              + (f": {clean(said, 500)}" if isinstance(said, str) and said else ""))
         return reply
 
     # --- requests ---
@@ -170,7 +185,9 @@ class StdioEngine(Engine):
                 if not isinstance(code, str):
                     raise self._problem(ProtocolError("a refused action needs error.code", self.stderr(),
                                                       _dump(reply)))
-                return None, clean(code, 200)
+                message = (reply.get("error") or {}).get("message")
+                return None, Refusal(clean(code, 200), clean(message, 2000) if isinstance(message, str) else "",
+                                     self.stderr())
             events = reply.get("events") or [] if "events" in self.capabilities else []
             if not isinstance(events, list):
                 raise self._problem(ProtocolError("the 'apply' reply's events are not a list", self.stderr(),

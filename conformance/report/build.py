@@ -22,9 +22,14 @@ def environment() -> Environment:
                       default_for_string=True, default=True), undefined=StrictUndefined, trim_blocks=True,
                       lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["pct"] = pct
-    env.filters["tojson_pretty"] = lambda v: json.dumps(v, indent=2, ensure_ascii=False, sort_keys=False)
+    env.filters["duration"] = duration
     env.filters["tojson_line"] = lambda v: json.dumps(v, ensure_ascii=False)
     return env
+
+
+def duration(seconds: float) -> str:
+    """Milliseconds below a second (a fast engine's scenarios never read "0 s"), seconds above."""
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def _sections(report: Report) -> list[dict]:

@@ -6,8 +6,10 @@ import argparse
 import sys
 import time
 
+from baobei_conform.outputs import unwritable_folder
 from baobei_conform.report.build import build_report
 from baobei_conform.report.model import ReportError
+from baobei_conform.tools import default_suite
 
 
 def report_parser() -> argparse.ArgumentParser:
@@ -18,17 +20,21 @@ def report_parser() -> argparse.ArgumentParser:
     parser.add_argument("results", nargs="*", metavar="RESULTS.json",
                         help="results of `baobei-conform --json FILE` (one per engine); none: run the reference")
     parser.add_argument("--out", default="baobei-report", metavar="DIR", help="output folder (default: baobei-report)")
-    parser.add_argument("--scenarios", default="scenarios", metavar="DIR",
-                        help="the scenario folder (sources, steps, exercised coverage; default: scenarios)")
+    parser.add_argument("--scenarios", metavar="DIR",
+                        help="the scenario folder (sources, steps, exercised coverage; default: the installed suite)")
     return parser
 
 
 def report_main(argv: list[str] | None = None) -> int:
     """Entry point for ``baobei-conform report``; returns the exit status (0 written, 2 unusable input)."""
     args = report_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    problem = unwritable_folder(args.out)
+    if problem:
+        print(f"baobei-conform report: {problem}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     try:
-        index = build_report(args.out, args.results, args.scenarios)
+        index = build_report(args.out, args.results, args.scenarios or default_suite()[0])
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)
         return 2

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.results import RESULTS_SCHEMA, STATUSES, part, results_document
+from baobei_conform.merge import MergeError, merge_shards
+from baobei_conform.results import RESULTS_SCHEMA, STATUSES, incomplete, part, results_document
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
 from baobei_conform.sanitize import clean_value
@@ -88,6 +89,7 @@ class EngineRun:
     results: dict[str, dict]  # scenario id -> result entry
     counts: Counter
     by_part: dict[str, Counter]
+    incomplete: str = ""  # "interrupted: 2 of 8 scenarios ran" when the run did not finish
 
     @property
     def total(self) -> int:
@@ -103,6 +105,9 @@ class EngineRun:
 
     def badge(self) -> dict:
         """A shields.io endpoint badge: ``{"schemaVersion": 1, "label", "message", "color"}``."""
+        if self.incomplete:  # never green: the run did not finish
+            return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed, incomplete",
+                    "color": "lightgrey"}
         return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed",
                 "color": badge_color(self.passed, self.total)}
 
@@ -128,6 +133,8 @@ def _result_entry(raw: dict) -> dict:
         "message": _text(raw.get("message")), "expected": _text(raw.get("expected")),
         "actual": _text(raw.get("actual")), "stderr": _text(raw.get("stderr")), "raw": _text(raw.get("raw")),
         "events": raw.get("events") if isinstance(raw.get("events"), list) else [],
+        "due": _text(raw.get("due")), "differs": _strs(raw.get("differs")),
+        "reference_events": raw.get("reference_events") if isinstance(raw.get("reference_events"), list) else [],
         "seconds": seconds if isinstance(seconds, int | float) else None,
         "bad_status": None if status in STATUSES else _text(status),
     }
@@ -152,7 +159,14 @@ def engine_run(document: dict, source: str, taken: set[str]) -> EngineRun:
         by_part.setdefault(r["part"], Counter())[r["status"]] += 1
     return EngineRun(slug=slugify(name, taken, "engine"), name=name, source=source,
                      info={str(k): _text(v) for k, v in info.items()}, run={str(k): _text(v) for k, v in run.items()},
-                     results=results, counts=counts, by_part=by_part)
+                     results=results, counts=counts, by_part=by_part, incomplete=_incomplete(document))
+
+
+def _incomplete(document: dict) -> str:
+    try:
+        return incomplete(document)
+    except (AttributeError, KeyError, TypeError):  # a hand-edited document: only "complete" matters
+        return "" if (document.get("run") or {}).get("complete", True) else "incomplete"
 
 
 def load_results(path: str | Path) -> dict:
@@ -234,6 +248,16 @@ class ScenarioRow:
     def tokens(self) -> str:
         return " ".join(f"{slug}:{status}" for slug, status in self.statuses.items())
 
+    @property
+    def disagree(self) -> bool:
+        """The engines that ran it do not all end the same way."""
+        return len({st for st in self.statuses.values() if st != NOT_RUN}) > 1
+
+    @property
+    def severity(self) -> int:
+        """Rank of its worst status (0: error): the list sorts failures first by it."""
+        return min((SEVERITY.index(st) for st in self.statuses.values()), default=len(SEVERITY))
+
     def search_text(self) -> str:
         return " ".join([self.id, self.title, self.file, *self.clauses, *self.faq, *self.rulings, *self.tags]).lower()
 
@@ -306,6 +330,10 @@ class Report:
         tokens = {f"{slug}:{by_id[sid].statuses[slug]}" for sid in row.cited_by for slug in by_id[sid].statuses}
         return " ".join(sorted(tokens))
 
+    def clause_flags(self, row: ClauseRow, by_id: dict[str, ScenarioRow]) -> str:
+        """The clause's coverage flags, and ``disagree`` when the engines disagree on one of its scenarios."""
+        return " ".join(row.flags + (["disagree"] if any(by_id[sid].disagree for sid in row.cited_by) else []))
+
     def clause_status(self, row: ClauseRow, slug: str, by_id: dict[str, ScenarioRow]) -> tuple[str, int, int]:
         """(worst status, passed, total) of the clause's scenarios on one engine; ('none', 0, 0) if uncited."""
         statuses = [by_id[sid].statuses[slug] for sid in row.cited_by]
@@ -361,7 +389,11 @@ def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | 
     suite, broken = load_suite_dir(scenarios_dir, spec)
     taken: set[str] = set()
     if results_files:
-        engines = [engine_run(load_results(f), str(f), taken) for f in results_files]
+        try:  # the shards of one engine's run (--shard K/N in a CI matrix) are one column
+            documents = merge_shards([(load_results(f), str(f)) for f in results_files])
+        except MergeError as exc:
+            raise ReportError(str(exc)) from None
+        engines = [engine_run(document, source, taken) for document, source in documents]
     else:
         if not suite:
             raise ReportError(f"no scenario under {scenarios_dir} and no results file: nothing to report")

@@ -8,6 +8,7 @@ that hands back the answers already read.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from baobei_conform.engine_api import Call, Engine
@@ -25,9 +26,10 @@ def pipelinable(scenario: Scenario) -> bool:
 class Prefetched(Engine):
     """An engine whose first batch of calls was already answered (pipelined with other scenarios)."""
 
-    def __init__(self, engine: Engine, calls: list[Call], results: list):
+    def __init__(self, engine: Engine, calls: list[Call], results: list, waited: float = 0.0):
         self.engine, self.calls, self.results = engine, calls, results
         self.name, self.capabilities, self.info = engine.name, engine.capabilities, engine.info
+        self.waited = waited  # this scenario's share of the wait for the engine's answers (its real time)
 
     def batch(self, calls: list[Call]) -> list:
         if calls == self.calls:
@@ -51,9 +53,11 @@ def send_chunk(scenarios: list[Scenario], engine: Engine) -> tuple[list[list[Cal
 def receive_chunk(engine: Engine, ticket: tuple[list[list[Call]], Any]) -> list[Engine]:
     """One engine per scenario of a sent chunk, replaying that scenario's answers."""
     plans, sent = ticket
+    clock = time.perf_counter()
     results = engine.collect(sent)
+    per_call = (time.perf_counter() - clock) / max(1, len(results))
     out, start = [], 0
     for plan in plans:
-        out.append(Prefetched(engine, plan, results[start:start + len(plan)]))
+        out.append(Prefetched(engine, plan, results[start:start + len(plan)], per_call * len(plan)))
         start += len(plan)
     return out

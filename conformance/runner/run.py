@@ -28,12 +28,22 @@ class Outcome:
     raw: str = ""  # the offending raw line, for protocol errors
     cause: str = ""  # for errors: timeout | crash | protocol (the harness's circuit breaker counts the first two)
     seconds: float = 0.0
+    state: dict | None = None  # the engine's state at a failing expect step (diffed against the reference's)
 
 
 class StepFailed(Exception):
-    def __init__(self, message: str, expected: str = "", actual: str = ""):
+    def __init__(self, message: str, expected: str = "", actual: str = "", state: dict | None = None,
+                 stderr: str = ""):
         self.message, self.expected, self.actual = message, expected, actual
+        self.state, self.stderr = state, stderr
         super().__init__(message)
+
+
+def _refused(message: str, code, expected: str) -> StepFailed:
+    """A failure about a refusal, with the engine's own message and stderr tail when it gave them."""
+    said = getattr(code, "message", "")
+    return StepFailed(message + (f" (the engine said: {said})" if said else ""), expected, f"refused: {code}",
+                      stderr=getattr(code, "stderr", ""))
 
 
 def resolve_shuffle(order: list[str], state: dict) -> list[str]:
@@ -145,7 +155,7 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
     if op == "apply":
         new_events, code = get(need["apply"])
         if code is not None:
-            raise StepFailed(f"the action was refused with {code!r}", "accepted", f"refused: {code}")
+            raise _refused(f"the action was refused with {str(code)!r}", code, "accepted")
         return new_events
     if op == "reject":
         before = get(need["before"])
@@ -153,7 +163,7 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
         if code is None:
             raise StepFailed("the action must be refused", f"refused: {step['code']}", "accepted")
         if code != step["code"]:
-            raise StepFailed("refused with the wrong error code", f"refused: {step['code']}", f"refused: {code}")
+            raise _refused("refused with the wrong error code", code, f"refused: {step['code']}")
         changed = diff(before, get(need["after"]))
         if changed:
             shown = changed[:SHOWN_CHANGES]
@@ -167,7 +177,7 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
         state = get(need["state"]) if "state" in need else None
         ok, expected, actual = evaluate(step["check"], state, events, lambda player: view)
         if not ok:
-            raise StepFailed(f"expect {step['check']['what']}", expected, actual)
+            raise StepFailed(f"expect {step['check']['what']}", expected, actual, state=state)
         return events
     raise StepFailed(f"unknown step {op!r}")
 
@@ -200,7 +210,7 @@ def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
         run_steps(scenario.steps, engine)
     except StepFailed as exc:
         out = Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
-                      exc.events)
+                      exc.events, stderr=exc.stderr, state=exc.state)
     except Unsupported as exc:
         out = Outcome(scenario.id, "skip", message=str(exc))
     except EngineProblem as exc:
@@ -209,5 +219,5 @@ def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
         out = Outcome(scenario.id, "error", message=f"the engine raised {type(exc).__name__}: {exc}")
     else:
         out = Outcome(scenario.id, "pass")
-    out.seconds = time.perf_counter() - start
+    out.seconds = time.perf_counter() - start + getattr(engine, "waited", 0.0)
     return out

@@ -513,8 +513,9 @@ def test_ctrl_c_in_the_cli_writes_an_incomplete_document(tmp_path, mixed, monkey
 
     monkeypatch.setattr(cli, "run_suite", interrupted)
     code, doc = conform(tmp_path, mixed)
-    assert code == 1
-    assert doc["run"]["complete"] is False and doc["summary"]["total"] == 1
+    assert code == 130
+    assert doc["run"]["complete"] is False and doc["run"]["interrupted"] is True and doc["summary"]["total"] == 1
+    assert (doc["run"]["ran"], doc["run"]["selected"]) == (1, 4)
     assert statuses(doc) == {"basic-draw-discard": "pass"}
 
 

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from baobei_conform.cli import main as conform_main
-from baobei_conform.harness import load_expectations
+from baobei_conform.expectations import load_expectations
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.client import ProtocolError, StdioEngine, Unsupported
 from baobei_conform.protocol.server import serve

@@ -127,3 +127,79 @@ def test_screenshot(one_failure):
         assert struct.unpack(">II", data[16:24]) == (1280, 900)
         assert len(data) > 20_000, f"{png}: a blank page compresses to a few kilobytes"
         print(f"\nscreenshot: {png} ({len(data)} bytes)")
+
+
+CONTRAST_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<link rel="stylesheet" href="static/report.css"></head><body>
+<p>{badges}</p><pre id="out"></pre>
+<script>
+function lum(rgb) {{
+  return rgb.match(/[0-9.]+/g).slice(0, 3).map(Number).map(function (c) {{
+    c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  }}).reduce(function (sum, c, i) {{ return sum + c * [0.2126, 0.7152, 0.0722][i]; }}, 0);
+}}
+var out = {{}};
+document.querySelectorAll(".st").forEach(function (el) {{
+  var style = getComputedStyle(el), a = lum(style.color), b = lum(style.backgroundColor);
+  out[el.className] = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}});
+document.getElementById("out").textContent = JSON.stringify(out);
+</script></body></html>"""
+
+
+class Pre(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside, self.text = False, ""
+
+    def handle_starttag(self, tag, attrs):
+        self.inside = dict(attrs).get("id") == "out"
+
+    def handle_data(self, data):
+        if self.inside:
+            self.text += data
+
+
+def test_every_status_badge_has_aa_contrast(one_failure):
+    """White text on each status colour, as Chromium computes it from report.css: at least 4.5:1 (WCAG AA)."""
+    from baobei_conform.report.model import ALL_STATUSES
+
+    exe, tmp, index, _ = one_failure
+    page = index.with_name("contrast.html")
+    badges = "".join(f'<span class="st st-{st}">{st}</span>' for st in (*ALL_STATUSES, "none"))
+    page.write_text(CONTRAST_PAGE.format(badges=badges), encoding="utf-8")
+    pre = Pre()
+    pre.feed(run_browser(exe, tmp / "profile", page.as_uri(), "--dump-dom").stdout)
+    ratios = json.loads(pre.text)
+    assert set(ratios) == {f"st st-{st}" for st in (*ALL_STATUSES, "none")}
+    low = {k: round(v, 2) for k, v in ratios.items() if v < 4.5}
+    assert not low, f"badges below 4.5:1: {low}"
+
+
+ANCHOR_PROBE = """<script>
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var bar = document.querySelector(".filterbar");
+    var out = document.createElement("pre");
+    out.id = "out";
+    out.textContent = JSON.stringify({target: target.getBoundingClientRect().top,
+                                      bar: bar.getBoundingClientRect().bottom, scrolled: window.scrollY});
+    document.body.appendChild(out);
+  }, 300);
+});
+</script></body>"""
+
+
+def test_an_anchor_lands_below_the_sticky_filter_bar(one_failure):
+    """A link to a clause scrolls it into view below the filter bar, not under it."""
+    exe, tmp, index, _ = one_failure
+    page = index.with_name("clauses-probe.html")
+    page.write_text(index.with_name("clauses.html").read_text(encoding="utf-8").replace("</body>", ANCHOR_PROBE),
+                    encoding="utf-8")
+    pre = Pre()
+    pre.feed(run_browser(exe, tmp / "profile", page.as_uri() + "#clause-5.2.4", "--dump-dom",
+                         "--window-size=1280,900").stdout)
+    where = json.loads(pre.text)
+    assert where["scrolled"] > 0, where  # the page did scroll to the clause
+    assert where["bar"] <= where["target"] < where["bar"] + 40, where

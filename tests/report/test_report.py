@@ -12,11 +12,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from baobei_conform.cli import main as conform_main
 from baobei_conform.report import build_report, collect, report_main
 from baobei_conform.scenario import scenario_files
-from baobei_spec import load_spec
+from baobei_spec import default_spec, load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -79,6 +80,12 @@ def as_other_engine(document: dict, name: str, fail: dict[str, dict]) -> dict:
 def write_json(path: Path, document: dict) -> Path:
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+def test_times_read_in_milliseconds_below_a_second():
+    from baobei_conform.report.build import duration
+
+    assert (duration(0.00042), duration(0.25), duration(3.5)) == ("0.4 ms", "250.0 ms", "3.50 s")
 
 
 def all_text_files(out: Path) -> dict[Path, str]:
@@ -182,6 +189,21 @@ def test_two_results_files_side_by_side(tmp_path, ref_json):
     # per part pass rates of both engines on the overview
     part = first["part"]
     assert re.search(rf"<th>{re.escape(part)} · ", html)
+
+    # the engines disagree on the failed scenarios (not on the one only the reference ran), and on their clauses
+    assert {sid for sid, r in rows.items() if "disagree" in r["data-flags"].split()} == set(failed)
+    assert "disagree" in clause_rows[first["clauses"][0]]["data-flags"].split()
+    assert 'value="disagree"' in html and 'name="sort"' in html
+    # the failure message is in the scenario list, under the scenario, and failures can sort first
+    assert "other-engine: line 12: expect pending (expected top is swallow, actual top is eagle)" in html
+    severity = {sid: int(r["data-severity"]) for sid, r in rows.items()}
+    assert severity[ids[5]] < severity[ids[1]]
+    # the scenario page has the text of its clauses in the three languages
+    spec = default_spec()
+    scenario = next(r for r in reference["results"] if r["id"] == ids[5])
+    for cid in scenario["clauses"]:
+        for text in (spec.clauses[cid].es, spec.clauses[cid].nl, spec.clauses[cid].en):
+            assert str(escape(text)) in page, cid
 
 
 # --- coverage flags on a tiny suite ----------------------------------------------------------------------

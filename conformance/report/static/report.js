@@ -4,11 +4,14 @@
  *   data-part="3", data-statuses="<engine>:<status> ...", data-flags="uncovered ...", data-text="lowercase words".
  * Cells and panels for one engine carry data-engine="<engine>".
  * The filter is read from the form (.filterbar) and from the address: #status=fail,error&part=3&engine=x&flag=
- * uncovered&text=pelican. Filtered-out rows get the `hidden` attribute.
+ * uncovered&text=pelican&sort=failures. Filtered-out rows get the `hidden` attribute. Rows with data-order are
+ * put back in that order, or by data-severity first (sort=failures). The filter bar's height is kept in the
+ * CSS variable --sticky, so anchors scroll clear of it.
  */
 (function () {
   "use strict";
-  var KEYS = ["status", "part", "engine", "flag", "text"];
+  var FILTERS = ["status", "part", "engine", "flag", "text"];
+  var KEYS = FILTERS.concat(["sort"]);  // sort=failures: the scenario list with its worst outcomes first
 
   function parseHash() {
     var hash = window.location.hash.replace(/^#/, "");
@@ -33,7 +36,7 @@
     f.status = Array.prototype.filter.call(form.querySelectorAll("input[name=status]"), function (box) {
       return box.checked;
     }).map(function (box) { return box.value; }).join(",");
-    ["part", "engine", "flag", "text"].forEach(function (name) {
+    ["part", "engine", "flag", "text", "sort"].forEach(function (name) {
       var el = form.elements[name];
       f[name] = el ? el.value.trim() : "";
     });
@@ -56,7 +59,7 @@
     Array.prototype.forEach.call(form.querySelectorAll("input[name=status]"), function (box) {
       box.checked = statuses.indexOf(box.value) >= 0;
     });
-    ["part", "engine", "flag", "text"].forEach(function (name) {
+    ["part", "engine", "flag", "text", "sort"].forEach(function (name) {
       var el = form.elements[name];
       if (!el) { return; }
       if (el.tagName === "SELECT") { ensureOption(el, f[name] || ""); }
@@ -88,8 +91,26 @@
     return true;
   }
 
+  function order(f) {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-filter-table] tbody"), function (body) {
+      var rows = Array.prototype.slice.call(body.querySelectorAll("tr[data-order]"));
+      var key = function (row) {
+        var rank = f.sort === "failures" ? Number(row.getAttribute("data-severity")) : 0;
+        return rank * 1e6 + Number(row.getAttribute("data-order"));
+      };
+      rows.sort(function (a, b) { return key(a) - key(b); });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  }
+
+  function measureSticky() {
+    var bar = document.querySelector(".filterbar");
+    document.documentElement.style.setProperty("--sticky", bar ? bar.offsetHeight + "px" : "0px");
+  }
+
   function apply(f) {
     var shown = 0, total = 0;
+    order(f);
     Array.prototype.forEach.call(document.querySelectorAll("[data-filter-row]"), function (row) {
       var ok = rowMatches(row, f);
       row.hidden = !ok;
@@ -115,7 +136,7 @@
         out.textContent = visible + " of " + rows.length + " shown";
       });
     });
-    var active = KEYS.filter(function (k) { return f[k]; });
+    var active = FILTERS.filter(function (k) { return f[k]; });
     Array.prototype.forEach.call(document.querySelectorAll("[data-filter-summary]"), function (out) {
       out.textContent = active.length ? shown + " of " + total + " rows match" : "";
     });
@@ -129,6 +150,8 @@
   }
 
   function init() {
+    measureSticky();
+    window.addEventListener("resize", measureSticky);
     var form = document.querySelector("[data-filterbar]");
     var fromHash = parseHash();
     if (form) {

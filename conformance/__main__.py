@@ -1,0 +1,7 @@
+"""``python -m baobei_conform``: the same command as ``baobei-conform``."""
+
+import sys
+
+from baobei_conform.cli import main
+
+sys.exit(main())

@@ -1,0 +1,104 @@
+"""Shards of one run (``--shard K/N`` in a CI matrix) merged into one results document: one result, one
+report. ``baobei-conform merge SHARD.json ... --json ALL.json``; ``baobei-conform report`` merges them too."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from baobei_conform.results import RESULTS_SCHEMA, tally
+
+
+class MergeError(Exception):
+    """Documents that are not shards of one run on one engine."""
+
+
+def _shard(document: dict, source: str) -> tuple[int, int] | None:
+    text = (document.get("run") or {}).get("shard")
+    if not text:
+        return None
+    try:
+        k, n = (int(x) for x in str(text).split("/"))
+    except ValueError:
+        raise MergeError(f"{source}: run.shard {text!r} is not K/N") from None
+    return k, n
+
+
+def merge(documents: list[tuple[dict, str]]) -> dict:
+    """One document from ``(document, source)`` shards; complete only when every shard 1..N is there, complete."""
+    if not documents:
+        raise MergeError("no results to merge")
+    for document, source in documents:
+        if not isinstance(document, dict) or document.get("schema") != RESULTS_SCHEMA:
+            raise MergeError(f"{source}: not a baobei results document (schema {RESULTS_SCHEMA!r} expected)")
+    first, first_source = documents[0]
+    engine = first.get("engine") or {}
+    shards: dict[int, str] = {}
+    total_shards = None
+    results: dict[str, dict] = {}
+    owner: dict[str, str] = {}
+    for document, source in documents:
+        other = document.get("engine") or {}
+        if (other.get("name"), other.get("command")) != (engine.get("name"), engine.get("command")):
+            raise MergeError(f"{source}: engine {other.get('name')!r} ({other.get('command')}) is not the engine of "
+                             f"{first_source}, {engine.get('name')!r} ({engine.get('command')})")
+        shard = _shard(document, source)
+        if shard:
+            k, n = shard
+            if total_shards not in (None, n):
+                raise MergeError(f"{source}: shard {k}/{n} does not belong with shards of {total_shards}")
+            if k in shards:
+                raise MergeError(f"{source}: shard {k}/{n} is also {shards[k]}")
+            total_shards, shards[k] = n, source
+        for r in document.get("results") or []:
+            if r.get("id") in results:
+                raise MergeError(f"{source}: scenario {r.get('id')!r} is also in {owner[r['id']]}")
+            results[r["id"]], owner[r["id"]] = r, source
+    runs = [d.get("run") or {} for d, _ in documents]
+    missing = sorted(set(range(1, (total_shards or 0) + 1)) - set(shards))
+    complete = all(r.get("complete", True) for r in runs) and not missing
+    ordered = [results[sid] for sid in sorted(results)]
+    by_part: dict[str, Counter] = {}
+    for r in ordered:
+        by_part.setdefault(r.get("part", "?"), Counter())[r.get("status")] += 1
+    broken = {b.get("file"): b for d, _ in documents for b in d.get("broken") or []}
+    return {
+        "schema": RESULTS_SCHEMA,
+        "engine": engine,
+        "run": {**runs[0], "started": min(r.get("started", "") for r in runs),
+                "seconds": round(max(r.get("seconds", 0) for r in runs), 3), "complete": complete,
+                "interrupted": any(r.get("interrupted") for r in runs),
+                "selected": sum(r.get("selected", 0) for r in runs), "ran": len(ordered),
+                "broken_files": len(broken), "shard": None, "jobs": runs[0].get("jobs"),
+                "merged": [source for _, source in documents], "merged_of": total_shards,
+                "missing_shards": missing},
+        "summary": tally(r.get("status") for r in ordered),
+        "by_part": {p: tally(c.elements()) for p, c in sorted(by_part.items())},
+        "results": ordered,
+        "broken": list(broken.values()),
+    }
+
+
+def merge_shards(documents: list[tuple[dict, str]]) -> list[tuple[dict, str]]:
+    """For the report: shard documents of one engine become one (sources joined); others stay as they are."""
+    groups: dict[tuple, list[tuple[dict, str]]] = {}
+    order: list[tuple | tuple[dict, str]] = []  # a group's key where its first shard was, or a document
+    for document, source in documents:
+        run = document.get("run") if isinstance(document, dict) else None
+        engine = document.get("engine") if isinstance(document, dict) else None
+        if isinstance(run, dict) and run.get("shard") and isinstance(engine, dict):
+            key = ("shards", str(engine.get("name")), str(engine.get("command")))
+            if key not in groups:
+                groups[key] = []
+                order.append(key)
+            groups[key].append((document, source))
+        else:
+            order.append((document, source))
+    out = []
+    for item in order:
+        if item[0] != "shards":
+            out.append(item)
+        elif len(groups[item]) == 1:  # one shard alone is reported as it is: a shard's own run
+            out.append(groups[item][0])
+        else:
+            out.append((merge(groups[item]), " + ".join(s for _, s in groups[item])))
+    return out

@@ -1,0 +1,109 @@
+"""Shared pieces of the command line, and its smaller commands: ``merge`` (shards of a CI matrix into one
+result and one report) and ``smoke`` (is an engine wired up at all, in about a second)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from baobei_conform.engines import EngineSpecError, engine_factory
+from baobei_conform.merge import MergeError, merge
+from baobei_conform.outputs import unwritable_file, unwritable_folder
+from baobei_conform.results import exit_status, incomplete, render_summary, write_json, write_junit
+from baobei_scenarios import SUITE_ROOT
+
+
+def positive(kind: type, least: float):
+    """An argparse type refusing values below ``least``, or zero when ``least`` is 0 (``-j 0`` runs nothing)."""
+    def check(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value < least or (least == 0 and value == 0):
+            raise argparse.ArgumentTypeError(f"{text} is out of range: must be {'above' if least == 0 else 'at least'} "
+                                             f"{least}")
+        return value
+    return check
+
+
+def default_suite() -> list[str]:
+    """The installed scenarios, shown relative to the current folder when they are under it (a checkout)."""
+    relative = os.path.relpath(SUITE_ROOT)
+    return [relative if not relative.startswith("..") else str(SUITE_ROOT)]
+
+
+def write_run_report(out: str, document: dict, scenarios_dir: str, results_file: str | None) -> None:
+    """The HTML report of a run, built from its results (the --json file when there is one)."""
+    from baobei_conform.report import build_report  # jinja2 only when a report is written
+
+    if results_file:
+        index = build_report(out, [results_file], scenarios_dir)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            results = Path(tmp) / "results.json"
+            write_json(str(results), document)
+            index = build_report(out, [results], scenarios_dir)
+    print(f"report: {index}")
+
+
+def _merge_command(args: argparse.Namespace) -> int:
+    from baobei_conform.report.model import ReportError, load_results
+
+    problems = [unwritable_file(p) for p in (args.json, args.junit) if p]
+    problems += [unwritable_folder(args.report)] if args.report else []
+    if any(problems):
+        for problem in filter(None, problems):
+            print(f"baobei-conform merge: {problem}", file=sys.stderr)
+        return 2
+    try:
+        document = merge([(load_results(path), path) for path in args.results])
+    except (ReportError, MergeError) as exc:
+        print(f"baobei-conform merge: {exc}", file=sys.stderr)
+        return 2
+    print(render_summary(document))
+    if incomplete(document):
+        print(f"INCOMPLETE: {incomplete(document)}")
+    if args.json:
+        write_json(args.json, document)
+    if args.junit:
+        write_junit(args.junit, document)
+    if args.report:
+        write_run_report(args.report, document, (args.scenarios or default_suite())[0], args.json)
+    return exit_status(document)
+
+
+def _smoke_command(args: argparse.Namespace) -> int:
+    from baobei_conform.smoke import smoke
+
+    try:
+        factory, described = engine_factory(None if args.command_line else args.engine, args.command_line,
+                                            args.timeout)
+    except EngineSpecError as exc:
+        print(f"baobei-conform smoke: {exc}", file=sys.stderr)
+        return 2
+    checks = smoke(factory)
+    print(f"smoke test of {described}")
+    for check in checks:
+        print(f"{'ok  ' if check.ok else 'FAIL'} {check.name} ({check.seconds * 1000:.0f} ms): {check.detail}")
+    if len(checks) == 1 and not checks[0].ok:
+        return 2
+    return 0 if all(c.ok for c in checks) and len(checks) == 4 else 1
+
+
+def add_tools(sub) -> None:
+    """The ``merge`` and ``smoke`` subcommands."""
+    mg = sub.add_parser("merge", help="merge the --json results of the shards of one run (--shard K/N)")
+    mg.add_argument("results", nargs="+", metavar="SHARD.json", help="results of one engine's shards")
+    mg.add_argument("--json", metavar="FILE", help="write the merged results as JSON")
+    mg.add_argument("--junit", metavar="FILE", help="write the merged results as JUnit XML")
+    mg.add_argument("--report", metavar="DIR", help="write the HTML report of the merged results there")
+    mg.add_argument("--scenarios", nargs="+", help="the scenario folder for the report (default: the installed suite)")
+    mg.set_defaults(func=_merge_command)
+    sm = sub.add_parser("smoke", help="is the engine wired up? handshake, setup/state, a legal and an illegal action")
+    sm.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
+    sm.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer (default 10)")
+    sm.set_defaults(func=_smoke_command, command_line=None)
