@@ -45,6 +45,9 @@ class Engine(ABC):
     name: str = "engine"
     capabilities: frozenset[str] | set[str] = frozenset()
     info: dict = {}
+    # Whether ``send`` returns before the engine has worked on the calls (another process). Only then do
+    # several scenarios' calls go out together: in process, a hang in one would hold back the others' results.
+    works_apart: bool = False
 
     @abstractmethod
     def send(self, calls: list[Call]) -> Any:

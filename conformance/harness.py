@@ -105,13 +105,13 @@ class Run:
         self.engines: set[Engine] = set()  # engines in use, so an interrupt can kill them from the main thread
         self.engines_lock = threading.Lock()  # apart: an interrupt may land while a report holds ``lock``
 
-    def take(self) -> list[tuple[int, Scenario]]:
-        """The next scenarios to run: a chunk of pipelinable ones, or a single one."""
+    def take(self, most: int = CHUNK) -> list[tuple[int, Scenario]]:
+        """The next scenarios to run: a chunk of at most ``most`` pipelinable ones, or a single one."""
         with self.lock:
             if not self.todo or self.stop.is_set():
                 return []
             chunk = [self.todo.popleft()]
-            while self.todo and len(chunk) < CHUNK and pipelinable(self.todo[0][1]) and pipelinable(chunk[0][1]):
+            while self.todo and len(chunk) < most and pipelinable(self.todo[0][1]) and pipelinable(chunk[0][1]):
                 chunk.append(self.todo.popleft())
             return chunk
 
@@ -165,10 +165,14 @@ class Worker:
     def loop(self) -> None:
         pending = None  # (chunk, ticket): sent to the engine, not judged yet
         while not self.run.stop.is_set():
-            chunk = self.run.take()
+            chunk = self.run.take(CHUNK if self.engine is None or self.engine.works_apart else 1)
             if chunk and self.engine is None and not self.start(chunk):
                 continue
-            ticket = self.send(chunk) if chunk and all(pipelinable(s) for _, s in chunk) else None
+            if len(chunk) > 1 and not self.engine.works_apart:  # the first chunk, taken before the engine started
+                self.run.requeue(chunk[1:])
+                chunk = chunk[:1]
+            overlap = chunk and self.engine.works_apart and all(pipelinable(s) for _, s in chunk)
+            ticket = self.send(chunk) if overlap else None
             if pending is not None:  # judge the previous chunk while the engine works on this one
                 done, pending = self.judge(pending[0], receive_chunk(self.engine, pending[1])), None
                 if not done:

@@ -47,6 +47,8 @@ class Refusal(str):
 class StdioEngine(Engine):
     """One long-lived engine process; ``command`` is an argv list."""
 
+    works_apart = True
+
     def __init__(self, command: list[str], params: dict, timeout: float = 10.0, validator=None, cwd=None,
                  max_line: int = MAX_LINE):
         self.command, self.params, self.timeout, self.validator, self.cwd = command, params, timeout, validator, cwd
