@@ -25,6 +25,7 @@ from baobei_conform.results import render_summary, results_document, write_json,
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import describe_failure, explain
 from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.variants import engine_readings
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
@@ -201,12 +202,14 @@ def _run_command(argv: list[str]) -> int:
             if outcome.raw:
                 print(f"  raw line: {outcome.raw}", flush=True)
         elif not args.quiet:
-            print({"pass": ".", "skip": "s", "xfail": "x"}.get(outcome.status, "?"), end="", flush=True)
+            print({"pass": ".", "skip": "s", "xfail": "x", "variant": "v"}.get(outcome.status, "?"), end="", flush=True)
 
     try:
         probe = factory()  # fail fast on an engine that cannot even start, and learn its name
         engine_info.update(getattr(probe, "info", {}) or {"name": probe.name})
         engine_info["capabilities"] = sorted(probe.capabilities)
+        if engine_readings(probe):
+            engine_info["readings"] = engine_readings(probe)
     except Exception as exc:  # noqa: BLE001 - any failure to start is reported, not raised
         print(f"baobei-conform: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
         if getattr(exc, "stderr", ""):

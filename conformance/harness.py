@@ -15,6 +15,7 @@ from baobei_conform.protocol.client import EngineProblem
 from baobei_conform.runner.engine import Engine
 from baobei_conform.runner.run import Outcome, pipelinable, prefetch, replays, run_scenario
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
+from baobei_conform.variants import engine_readings, judge_readings
 
 UNEXPECTED = ("fail", "error", "xpass")
 CHUNK = 6  # scenarios whose engine calls go out in one pipelined batch
@@ -109,7 +110,8 @@ def run_suite(scenarios: list[Scenario], factory: Callable[[], Engine], jobs: in
         for position, ((index, scenario), runner) in enumerate(zip(chunk, runners, strict=True)):
             if stop.is_set():
                 return True
-            outcome = apply_expectations(run_scenario(scenario, runner), expected)
+            outcome = apply_expectations(judge_readings(scenario, run_scenario(scenario, runner),
+                                                        engine_readings(engine)), expected)
             _finish(index, scenario, outcome)
             if outcome.status == "error" and hasattr(engine, "stop"):
                 _requeue(chunk[position + 1:])  # their answers came from the broken engine

@@ -112,6 +112,7 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
         column = len(body) - len(body.lstrip(" "))
     try:
         steps = compile_script(parse_script(data["script"]))
+        _check_readings(steps, data.get("rulings") or [], spec)
     except ScenarioError as exc:
         raise exc.located(shown, first_line - 1, column, lines) from None
     return Scenario(
@@ -119,6 +120,22 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
         rulings=tuple(data.get("rulings") or ()), tags=tuple(data.get("tags") or ()), script=data["script"],
         path=shown, script_line=first_line, steps=steps,
     )
+
+
+def _check_readings(steps: list[dict], cited: list, spec: Spec) -> None:
+    """``under R-05 A`` names a reading of a ruling the scenario cites in ``rulings``."""
+    for step in steps:
+        if "under" not in step:
+            continue
+        rid, *readings = step["under"]
+        if rid not in spec.rulings:
+            raise ScenarioError(f"unknown ruling {rid!r}{_nearest(rid, spec.rulings)}", line=step["line"], column=1)
+        known = [r.id for r in spec.rulings[rid].readings]
+        for reading in (r for r in readings if r not in known):
+            raise ScenarioError(f"{rid} has no reading {reading!r}; its readings are {', '.join(known)}",
+                                line=step["line"], column=1)
+        if rid not in cited:
+            raise ScenarioError(f"steps under {rid} need {rid} in the scenario's rulings", line=step["line"], column=1)
 
 
 def scenario_files(paths) -> list[Path]:

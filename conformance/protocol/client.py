@@ -18,6 +18,7 @@ import time
 from collections import deque
 
 from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.variants import reading_problems
 
 ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 PIPE_SAFE = 32 * 1024  # bytes a batch may write without a thread: well under a Linux pipe's 64 KiB
@@ -56,6 +57,7 @@ class StdioEngine:
         self.seq = 0
         self.info: dict = {}
         self.capabilities: set[str] = set()
+        self.readings: dict[str, str] = {}
         self.name = command[0]
 
     # --- process life ---
@@ -86,6 +88,11 @@ class StdioEngine:
         self.info = reply["engine"]
         self.name = self.info.get("name", self.name)
         self.capabilities = set(reply["capabilities"])
+        self.readings = reply.get("readings") or {}  # rulings the engine reads otherwise (conformance/variants.py)
+        bad = reading_problems(self.readings)
+        if bad:
+            self.stop()
+            raise ProtocolError(f"the hello reply declares bad readings: {'; '.join(bad)}", raw=json.dumps(reply))
 
     def _drain(self, stream) -> None:
         for line in stream:

@@ -82,15 +82,18 @@ class ReferenceEngine:
     capabilities = frozenset({"views", "legal_actions", "events"})
     info = {"name": "baobei-ref", "version": "0.1.0", "language": "python"}
 
-    def __init__(self) -> None:
+    def __init__(self, readings: dict[str, str] | None = None) -> None:
+        """``readings``: rulings to read otherwise than adopted (``{"R-05": "A"}``), declared like an engine's."""
         self.game: Game | None = None
-        self.params, self.catalog = default_params(), default_catalog()
+        self.readings = dict(readings or {})
+        self.params, self.catalog = dataclasses.replace(default_params(), rulings=self.readings), default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
     def configure(self, params: dict | None) -> None:
         """Adopt the handshake's rule parameters."""
         if params:
-            self.params, self.catalog = params_from_json(params)
+            params, self.catalog = params_from_json(params)
+            self.params = dataclasses.replace(params, rulings=self.readings)
 
     def setup(self, state: dict, params: dict | None) -> None:
         self.game = Game.from_json(state, params=params_with(params, self.params), catalog=self.catalog)

@@ -9,6 +9,7 @@ from baobei_conform.protocol.client import EngineProblem, Unsupported
 from baobei_conform.runner.checks import evaluate
 from baobei_conform.runner.engine import Engine
 from baobei_conform.scenario import Scenario
+from baobei_conform.variants import engine_readings, steps_for
 
 
 @dataclass
@@ -183,6 +184,7 @@ class _Replay:
     def __init__(self, engine: Engine, calls: list[tuple], results: list):
         self.engine, self.calls, self.results = engine, calls, results
         self.name, self.capabilities = engine.name, engine.capabilities
+        self.readings = engine_readings(engine)
 
     def batch(self, calls: list[tuple]) -> list:
         if calls == self.calls:
@@ -197,7 +199,8 @@ class _Replay:
 def prefetch(scenarios: list[Scenario], engine: Engine):
     """Send the calls of several scenarios at once, without waiting (engines that ``send``, scenarios
     without a shuffle). ``replays(ticket)`` later gives each scenario an engine that replays its answers."""
-    plans = [_plan(s.steps)[0] for s in scenarios]
+
+    plans = [_plan(steps_for(s.steps, engine_readings(engine)))[0] for s in scenarios]
     return plans, engine.send([call for plan in plans for call in plan])
 
 
@@ -229,13 +232,16 @@ def needs(scenario: Scenario) -> set[str]:
 
 
 def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
-    """Run one scenario; never raises for a misbehaving engine (that is an ``error`` outcome)."""
+    """Run one scenario; never raises for a misbehaving engine (that is an ``error`` outcome).
+
+    Steps ``under`` a reading run only when the engine follows it (conformance/variants.py)."""
+
     missing = needs(scenario) - set(engine.capabilities)
     if missing:
         return Outcome(scenario.id, "skip", message=f"the engine lacks the capability {', '.join(sorted(missing))}")
     start = time.perf_counter()
     try:
-        run_steps(scenario.steps, engine)
+        run_steps(steps_for(scenario.steps, engine_readings(engine)), engine)
     except StepFailed as exc:
         out = Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
                       exc.events)
