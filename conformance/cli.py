@@ -22,6 +22,7 @@ from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.harness import UNEXPECTED, Selection, load_expectations, load_suite, run_suite
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.results import render_summary, results_document, write_json, write_junit
+from baobei_conform.rulings import add_parser as rulings_parser
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import describe_failure, explain
 from baobei_conform.scenario import load_scenario, scenario_files
@@ -29,7 +30,7 @@ from baobei_conform.variants import engine_readings
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "explain", "fuzz")
+SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "rulings")
 DEFAULT_REPORT_DIR = "baobei-report"
 
 
@@ -115,6 +116,7 @@ def sub_parser() -> argparse.ArgumentParser:
     expl = sub.add_parser("explain", help="run one scenario on the reference, step by step, with the rules")
     expl.add_argument("scenario", help="a scenario file")
     expl.set_defaults(func=_explain_command)
+    rulings_parser(sub)
     fz = sub.add_parser("fuzz", help="random games on the reference and an engine in lockstep (differential)")
     fz.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
     fz.add_argument("--games", type=int, default=100, help="how many seeded games (default 100)")

@@ -17,7 +17,8 @@ from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
 from baobei_spec import Spec, default_spec
 
-FIELDS = {"id": str, "title": str, "clauses": list, "faq": list, "rulings": list, "tags": list, "script": str}
+FIELDS = {"id": str, "title": str, "clauses": list, "faq": list, "rulings": list, "ruling_notes": dict, "tags": list,
+          "script": str}
 REQUIRED = ("id", "title", "clauses", "script")
 
 
@@ -33,6 +34,7 @@ class Scenario:
     path: str
     script_line: int  # file line of the script's first line
     steps: list[dict] = field(compare=False, repr=False)
+    notes: dict[str, str] = field(default_factory=dict, compare=False)  # ruling -> why no reading changes it
 
     def file_line(self, script_line: int) -> int:
         return self.script_line + script_line - 1
@@ -101,6 +103,9 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
     for i, rid in enumerate(data.get("rulings") or ()):
         if rid not in spec.rulings:
             fail(f"unknown ruling {rid!r}{_nearest(str(rid), spec.rulings)}", "rulings", i)
+    for rid, why in (data.get("ruling_notes") or {}).items():
+        if rid not in (data.get("rulings") or ()) or not isinstance(why, str) or not why.strip():
+            fail(f"ruling_notes: {rid!r} must be a ruling the scenario cites, with a reason", "ruling_notes")
 
     script_node = _node_of(root, "script")
     # A block scalar ("script: |") starts on the line after its indicator.
@@ -118,7 +123,7 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
     return Scenario(
         id=data["id"], title=data["title"], clauses=tuple(data["clauses"]), faq=tuple(data.get("faq") or ()),
         rulings=tuple(data.get("rulings") or ()), tags=tuple(data.get("tags") or ()), script=data["script"],
-        path=shown, script_line=first_line, steps=steps,
+        path=shown, script_line=first_line, steps=steps, notes=dict(data.get("ruling_notes") or {}),
     )
 
 
