@@ -20,6 +20,8 @@ def report_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", default="baobei-report", metavar="DIR", help="output folder (default: baobei-report)")
     parser.add_argument("--scenarios", default="scenarios", metavar="DIR",
                         help="the scenario folder (sources, steps, exercised coverage; default: scenarios)")
+    parser.add_argument("--rulings", metavar="IMPACT.json",
+                        help="the document of `baobei-conform rulings --json FILE`: each reading's measured impact")
     return parser
 
 
@@ -28,7 +30,7 @@ def report_main(argv: list[str] | None = None) -> int:
     args = report_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     start = time.perf_counter()
     try:
-        index = build_report(args.out, args.results, args.scenarios)
+        index = build_report(args.out, args.results, args.scenarios, args.rulings)
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)
         return 2

@@ -55,8 +55,10 @@ def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
 
     The engine calls of each run of steps are sent together (pipelined over the protocol); a
     shuffle, which needs the engine's state to name its cards, ends a run. ``trace(step, events)``
-    is called after each step (for ``explain``). Returns the last events.
+    is called after each step (for ``explain``). Returns the last events. Steps ``under`` a reading
+    run only when the engine follows it (conformance/variants.py).
     """
+    steps = steps_for(steps, engine_readings(engine))
     events: list[dict] = []
     start = 0
     while start < len(steps):
@@ -232,16 +234,14 @@ def needs(scenario: Scenario) -> set[str]:
 
 
 def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
-    """Run one scenario; never raises for a misbehaving engine (that is an ``error`` outcome).
-
-    Steps ``under`` a reading run only when the engine follows it (conformance/variants.py)."""
+    """Run one scenario; never raises for a misbehaving engine (that is an ``error`` outcome)."""
 
     missing = needs(scenario) - set(engine.capabilities)
     if missing:
         return Outcome(scenario.id, "skip", message=f"the engine lacks the capability {', '.join(sorted(missing))}")
     start = time.perf_counter()
     try:
-        run_steps(steps_for(scenario.steps, engine_readings(engine)), engine)
+        run_steps(scenario.steps, engine)
     except StepFailed as exc:
         out = Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
                       exc.events)
