@@ -6,6 +6,7 @@
     baobei-conform python:pkg.mod:factory   # an in-process Python engine
     baobei-conform -- node engine.js        # any command line
     baobei-conform spec | lint | explain    # the spec summary, scenario checks, a step-by-step run
+    baobei-conform rulings [--json]         # each ruling's readings and what each alternative changes
 """
 
 from __future__ import annotations

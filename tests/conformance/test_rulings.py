@@ -161,6 +161,18 @@ def test_under_blocks_compile_to_tagged_steps():
     assert ["R-05", "B", "C"] in tags and ["R-05", "A", "D"] in tags and None in tags
 
 
+def test_the_documented_example_is_the_scenario(tmp_path):
+    doc = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = doc.split("## Expectations per reading")[1].split("```yaml\n")[1].split("```")[0]
+    path = tmp_path / f"{LAST}.yaml"
+    path.write_text(f"id: {LAST}\ntitle: t\nclauses: [\"7.2.2\"]\n" + example, encoding="utf-8")
+
+    def steps(p):
+        return [{k: v for k, v in step.items() if k != "line"} for step in load_scenario(p).steps]
+
+    assert steps(path) == steps(ROOT / "scenarios" / "7-deck" / f"{LAST}.yaml")
+
+
 @pytest.mark.parametrize(("under", "rulings", "message"), [
     ("R-05 Z", '["R-05"]', "R-05 has no reading 'Z'; its readings are A, B, C, D"),
     ("R-05 A", "[]", "steps under R-05 need R-05 in the scenario's rulings"),
