@@ -8,10 +8,13 @@ from baobei_ref.readings import reading
 
 def bao_allowed(g) -> bool:
     """4.1.2 / 4.1.3 / 7.2.5 (ruling R-17): the end of a normal turn, no BAO yet, no final phase.
-    B.7: holding no card does not matter. Ruling R-07, reading B (a switch): no BAO in a decisive round."""
+    B.7: holding no card does not matter. Switches: R-07 B, no BAO in a decisive round; R-17 A, BAO
+    at the end of any turn of a player while nobody has called it (the final phase included)."""
     s = g.state
     if s.decisive and reading(g.params, "R-07") == "B":
         return False
+    if reading(g.params, "R-17") == "A":
+        return s.bao is None
     return s.bao is None and not s.final_phase and s.last_turns is None
 
 

@@ -135,8 +135,9 @@ def render(doc: dict) -> str:
                 lines.append(f"      changes {len(changed)} scenarios: {', '.join(changed) or '-'}")
                 rp = rd["random_play"]
                 if rp:
+                    when = f", earliest after {rp['earliest']} actions, median {rp['median']}" if rp["diverged"] else ""
                     lines.append(f"      random play: {rp['diverged']}/{rp['games']} games diverge (rate "
-                                 f"{rp['rate']}), earliest after {rp['earliest']} actions, median {rp['median']}")
+                                 f"{rp['rate']}){when}")
     problems = doc["consistency"]
     lines.append("consistency: " + ("ok" if not problems else f"{len(problems)} problems"))
     lines += [f"  {p}" for p in problems]

@@ -1,0 +1,102 @@
+"""The reference's switches (rule parameter ``rulings``): each alternative reading of spec/rulings.yaml
+that the reference implements behaves as its text says, and the default is the adopted reading.
+
+R-05's readings are pinned in test_part2_turn_deck_zero.py; this file pins R-04 A, R-07 B, R-09 B,
+R-15 A and R-17 A, each against the adopted reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from baobei_ref.actions import (
+    ChooseFirstPlayer,
+    CloseWindow,
+    Discard,
+    Draw,
+    EndTurn,
+    Pluck,
+    Shuffle,
+    TakeDiscard,
+)
+from baobei_ref.game import Game, default_catalog, default_params
+from baobei_ref.setup import position
+
+CAT = default_catalog()
+# Every card but one Eagle in a zone (33 + 32 = 65): the deck is empty and cannot be rebuilt.
+FULL = {
+    0: ["hummingbird"] * 5 + ["sparrow"] * 5 + ["swallow"] * 5 + ["kingfisher"] * 5 + ["owl"] * 5 + ["heron"] * 5
+    + ["golden_toucan", "shoebill", "shoebill"],
+    1: ["white_pelican"] * 5 + ["brown_pelican"] * 5 + ["cuckoo"] * 5 + ["macaw"] * 5 + ["flamingo"] * 5
+    + ["eagle"] * 4 + ["toco_toucan"] * 3,
+}
+
+
+def under(reading: str | None, ruling: str):
+    """Rule parameters reading ``ruling`` as ``reading`` (None: the adopted reading)."""
+    return None if reading is None else replace(default_params(), rulings={ruling: reading})
+
+
+@pytest.mark.clause("6.1.2", "6.10.5", "R-04")
+@pytest.mark.parametrize(("reading", "first"), [(None, (1, "brown_pelican")), ("A", (0, "white_pelican"))])
+def test_r04_whose_power_first_after_a_window_pluck_on_a_direct_discard(reading, first):
+    """Adopted B: the plucker's removed Brown Pelican first, then the active player's discarded White
+    Pelican (lines 144, 264); A: the discard's power first, as it was visible first."""
+    g = position(zones={0: ["owl", "heron"], 1: ["brown_pelican", "eagle"]}, drawn="white_pelican",
+                 params=under(reading, "R-04"))
+    g.apply(Discard(0))
+    g.apply(Pluck(1, ((1, 1),)))  # the pelicans match (line 72)
+    assert (g.pending.player, g.pending.kind) == first
+
+
+@pytest.mark.clause("7.1.8", "R-09")
+@pytest.mark.parametrize(("reading", "pending"), [(None, ("turn", 0)), ("B", ("end_turn", 0))])
+def test_r09_a_turn_that_starts_with_nothing_to_draw(reading, pending):
+    """Adopted A: the player may still take the discard (line 282: skip only the impossible draw);
+    B: the whole turn is skipped, straight to its end."""
+    table = position(zones=FULL, deck=[], discard=["eagle"], active=1).to_json()  # p1 may take the Eagle
+    g = Game.from_json(table, params=under(reading, "R-09") or default_params())
+    g.apply(TakeDiscard(1, 1))  # the White Pelican it replaces is the only card on the pile
+    g.apply(CloseWindow())
+    g.apply(EndTurn(1))
+    assert (g.pending.kind, g.pending.player) == pending
+
+
+@pytest.mark.clause("2.1.2", "2.3.1", "R-15")
+@pytest.mark.parametrize("reading", [None, "A"])
+def test_r15_dealing_order(reading):
+    """Adopted B: one card at a time, p0 first; A: each player's five cards in one block."""
+    g = Game(players=2, params=under(reading, "R-15"))
+    g.apply(ChooseFirstPlayer(0))
+    order = tuple(sorted(g.pending.data["cards"], key=lambda c: (CAT.species_of(c) != "owl", c)))
+    g.apply(Shuffle(order))  # the five Owls on top of the deck
+    owls = [sum(CAT.species_of(c) == "owl" for c in g.state.zones[p]) for p in (0, 1)]
+    assert owls == ([5, 0] if reading == "A" else [3, 2])
+
+
+@pytest.mark.clause("4.1.2", "7.2.5", "R-17")
+@pytest.mark.parametrize(("reading", "pending"), [(None, "turn"), ("A", "end_turn")])
+def test_r17_no_bao_in_the_final_phase(reading, pending):
+    """Adopted B: no BAO during the final phase (line 290), so the turn ends by itself; A: BAO may be
+    called at the end of any turn while nobody has called it."""
+    g = position(zones={0: ["owl"], 1: ["heron"], 2: ["eagle"]}, deck=["sparrow"], recycles=2, final_phase=True,
+                 last_turns=[1, 2], params=under(reading, "R-17"))
+    g.apply(Draw(0))
+    g.apply(Discard(0))
+    g.apply(CloseWindow())
+    assert g.pending.kind == pending
+
+
+@pytest.mark.clause("5.4.1", "R-07")
+@pytest.mark.parametrize(("reading", "pending"), [(None, "end_turn"), ("B", "turn")])
+def test_r07_bao_in_a_decisive_round(reading, pending):
+    """Adopted A: a decisive round is a normal round (line 202 limits only the threshold and who plays),
+    so BAO may be called at the end of a turn; B: no BAO in a decisive round."""
+    table = position(zones={0: ["owl"], 1: ["heron"]}, deck=["sparrow"]).to_json()
+    g = Game.from_json({**table, "decisive": True}, params=under(reading, "R-07") or default_params())
+    g.apply(Draw(0))
+    g.apply(Discard(0))
+    g.apply(CloseWindow())
+    assert g.pending.kind == pending
