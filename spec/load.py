@@ -23,6 +23,7 @@ from baobei_spec.model import (
 )
 
 SPEC_ROOT = Path(__file__).resolve().parent
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same safe subset, ~10x faster
 RULEBOOK_ES = "rulebook/000_6fef198ee512738b.txt"
 RULEBOOK_NL = "rulebook/002_5e82730e00f7d66f.txt"
 RULING_STATUSES = ("decided", "provisional")
@@ -67,7 +68,7 @@ def _read_yaml(root: Path, rel: str, problems: list[Problem]):
     path = root / rel
     try:
         with path.open(encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+            return yaml.load(fh, Loader=SAFE_LOADER)
     except (OSError, yaml.YAMLError) as exc:
         problems.append(Problem(rel, "-", f"cannot be read: {exc}"))
         return None
