@@ -61,10 +61,21 @@ def start_final_phase(g) -> None:
     if s.bao is not None:
         _final_phase_after_bao(g, reading(g.params, "R-05"))
     else:
-        s.final_phase, s.shield, s.last_turns = True, "none", s.rivals(s.active)
+        s.final_phase, s.shield, s.last_turns = True, "none", _last_turns(g)
     if s.final_phase:
         g.emit("final_phase", "7.2.2", ruling="R-05" if s.bao is not None else "R-06",
                also=("7.2.3", "7.2.4", "7.2.5"), triggered_by=s.active)
+
+
+def _last_turns(g) -> list[int]:
+    """R-06 (adopted B): every player but the active one plays a last turn. Reading A (a switch): the
+    player whose penalty draw caused the recycle (the step waiting on the agenda) triggered the phase
+    and plays no more."""
+    s = g.state
+    waiting = s.agenda[-1] if s.agenda else None
+    if reading(g.params, "R-06") == "A" and waiting and waiting[0] == "penalty":
+        return [p for p in s.rivals(s.active) if p != waiting[1]]
+    return s.rivals(s.active)
 
 
 def _final_phase_after_bao(g, chosen: str) -> None:

@@ -12,6 +12,7 @@ from baobei_spec import Params, default_spec
 SWITCHES: dict[str, tuple[str, ...]] = {
     "R-04": ("A",),  # pluck._discard_power_order
     "R-05": ("A", "C", "D"),  # deck.start_final_phase
+    "R-06": ("A",),  # deck._last_turns
     "R-07": ("B",),  # bao.bao_allowed
     "R-09": ("B",),  # turn.step_turn_start
     "R-15": ("A",),  # turn.step_deal

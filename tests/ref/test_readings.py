@@ -1,7 +1,7 @@
 """The reference's switches (rule parameter ``rulings``): each alternative reading of spec/rulings.yaml
 that the reference implements behaves as its text says, and the default is the adopted reading.
 
-R-05's readings are pinned in test_part2_turn_deck_zero.py; this file pins R-04 A, R-07 B, R-09 B,
+R-05's readings are pinned in test_part2_turn_deck_zero.py; this file pins R-04 A, R-06 A, R-07 B, R-09 B,
 R-15 A and R-17 A, each against the adopted reading.
 """
 
@@ -100,3 +100,17 @@ def test_r07_bao_in_a_decisive_round(reading, pending):
     g.apply(Discard(0))
     g.apply(CloseWindow())
     assert g.pending.kind == pending
+
+
+@pytest.mark.clause("7.2.3", "7.2.4", "R-06")
+@pytest.mark.parametrize(("reading", "turns"), [(None, (1, [2])), ("A", (2, []))])
+def test_r06_who_triggered_a_final_phase_caused_by_a_penalty(reading, turns):
+    """Adopted B: the active player's turn anchors the phase (lines 288, 354), so the penalized player 1
+    still plays a last turn; A: player 1 triggered it and does not play again (line 289)."""
+    g = position(zones={0: ["owl", "heron"], 1: ["eagle", "flamingo"], 2: ["kingfisher", "swallow"]},
+                 drawn="owl", deck=[], discard=["sparrow"], rest="discard", recycles=1, active=0,
+                 params=under(reading, "R-06"))
+    g.apply(Discard(0))
+    g.apply(Pluck(1, ((2, 1),)))  # a Kingfisher is no Owl: the penalty draw needs the second recycle
+    g.apply(Shuffle(tuple(sorted(g.pending.data["cards"], key=lambda c: (CAT.power(c) is not None, c)))))
+    assert g.pending.kind == "turn" and (g.pending.player, g.to_json()["last_turns"]) == turns
