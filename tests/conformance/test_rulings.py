@@ -265,3 +265,20 @@ def test_a_hello_declaring_an_unknown_reading_is_a_protocol_error(tmp_path):
     with pytest.raises(ProtocolError, match=re.escape("bad readings: R-05 has no reading 'Z'; unknown ruling 'R-99'")):
         engine.start()
     assert engine.process is None  # stopped, not left running
+
+
+def test_the_report_shows_readings_lines_impact_and_declarations(tmp_path):
+    from baobei_conform.report import build_report
+
+    results, impact_file = tmp_path / "results.json", tmp_path / "impact.json"
+    main(["--scenarios", str(ROOT / "scenarios"), "-k", "deck-final-phase*", "--json", str(results), "--no-report",
+          "-q", "--", sys.executable, "-m", "baobei_conform.protocol.server", "serve", "--reading", "R-05=A"])
+    scenarios = [s for s in load_suite([ROOT / "scenarios"], Selection())[0] if s.id in (KEEPS, LAST)]
+    impact_file.write_text(json.dumps(impact(scenarios, NO_GAMES)), encoding="utf-8")
+    index = build_report(tmp_path / "report", [results], str(ROOT / "scenarios"), impact_file)
+    rulings = (index.parent / "rulings.html").read_text(encoding="utf-8")
+    row = rulings[rulings.index('id="R-05-A"'):rulings.index('id="R-05-B"')]
+    assert "supports 286, 289, 290, 291, 354" in row and "contradicts 155, 156, 158, 346" in row
+    assert default_spec().lines_nl[155] in row  # line 156 in Dutch, next to the Spanish
+    assert f"scenarios/{LAST}.html" in row and "baobei-ref" in row  # changed scenario; the engine following A
+    assert 'href="rulings.html#R-05-A"' in index.read_text(encoding="utf-8")
