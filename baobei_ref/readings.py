@@ -17,6 +17,8 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "R-09": ("B",),  # turn.step_turn_start
     "R-15": ("A",),  # turn.step_deal
     "R-17": ("A",),  # bao.bao_allowed
+    "R-19": ("A",),  # powers._first_card_own
+    "R-21": ("A", "B"),  # powers._single_card
 }
 
 

@@ -1,8 +1,8 @@
 """The reference's switches (rule parameter ``rulings``): each alternative reading of spec/rulings.yaml
 that the reference implements behaves as its text says, and the default is the adopted reading.
 
-R-05's readings are pinned in test_part2_turn_deck_zero.py; this file pins R-04 A, R-06 A, R-07 B, R-09 B,
-R-15 A and R-17 A, each against the adopted reading.
+R-05's readings are pinned in test_part2_turn_deck_zero.py; this file pins R-04 A, R-06 A, R-07 B,
+R-09 B, R-15 A, R-17 A, R-19 A, R-21 A and B, each against the adopted reading.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from baobei_ref import RuleError
 from baobei_ref.actions import (
     ChooseFirstPlayer,
     CloseWindow,
@@ -18,6 +19,7 @@ from baobei_ref.actions import (
     Draw,
     EndTurn,
     Pluck,
+    ShoebillReplace,
     Shuffle,
     TakeDiscard,
 )
@@ -114,3 +116,46 @@ def test_r06_who_triggered_a_final_phase_caused_by_a_penalty(reading, turns):
     g.apply(Pluck(1, ((2, 1),)))  # a Kingfisher is no Owl: the penalty draw needs the second recycle
     g.apply(Shuffle(tuple(sorted(g.pending.data["cards"], key=lambda c: (CAT.power(c) is not None, c)))))
     assert g.pending.kind == "turn" and (g.pending.player, g.to_json()["last_turns"]) == turns
+
+
+def shoebill_pending(zones: dict, deck: list[str], discard: list[str], reading, ruling: str) -> Game:
+    """Player 0 draws a Shoebill, discards it, nobody plucks: its power asks for the replacements."""
+    g = position(zones=zones, deck=["shoebill", *deck], discard=discard, params=under(reading, ruling))
+    g.apply(Draw(0))
+    g.apply(Discard(0))
+    g.apply(CloseWindow())
+    if g.pending.kind == "recycle":
+        g.apply(Shuffle(tuple(g.pending.data["cards"])))
+    assert g.pending.kind == "shoebill"
+    return g
+
+
+@pytest.mark.clause("6.9.3", "R-19")
+@pytest.mark.parametrize("reading", [None, "A"])
+def test_r19_which_drawn_card_replaces_the_own_card(reading):
+    """Adopted B: the user assigns the two drawn cards freely (line 247: "Elige una"); A: the first
+    drawn card replaces the own card."""
+    g = shoebill_pending({0: ["owl", "heron"], 1: ["eagle", "flamingo"]}, ["sparrow", "swallow"], ["kingfisher"],
+                         reading, "R-19")
+    second_to_own = ShoebillReplace(0, (1, 1), (0, 1, 1))
+    assert (second_to_own in g.legal_actions()) is (reading is None)
+    if reading is None:
+        g.apply(second_to_own)
+        assert CAT.species_of(g.state.zones[0][0]) == "swallow"
+    else:
+        with pytest.raises(RuleError, match="R-19, reading A"):
+            g.apply(second_to_own)
+
+
+@pytest.mark.clause("6.9.6", "7.1.8", "R-21")
+@pytest.mark.parametrize(("reading", "allowed"), [(None, {"own", "rival"}), ("A", {"own"}), ("B", {"rival"})])
+def test_r21_a_single_drawn_card(reading, allowed):
+    """Adopted C: one possible replacement, the user's choice (line 251); A: the own one; B: the rival one."""
+    zones = {0: FULL[0][:-1], 1: FULL[1]}  # one Shoebill in the deck, the Eagle on the pile: nothing else
+    g = shoebill_pending(zones, [], ["eagle"], reading, "R-21")
+    assert len(g.pending.data["cards"]) == 1  # the recycled Eagle; the second draw is impossible
+    choices = {"own": ShoebillReplace(0, (0, 1), None), "rival": ShoebillReplace(0, None, (0, 1, 1))}
+    assert {k for k, a in choices.items() if a in g.legal_actions()} == allowed
+    for name in allowed ^ set(choices):
+        with pytest.raises(RuleError, match=f"R-21, reading {reading}"):
+            g.apply(choices[name])
