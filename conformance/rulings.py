@@ -78,6 +78,7 @@ def random_play(rulings: dict[str, str], budget: dict) -> dict:
 def _reading(r: Ruling, reading, baseline: dict, scenarios, budget: dict) -> dict:
     out = {"id": reading.id, "text": reading.text, "adopted": reading.id == r.adopted, "switch": reading.switch,
            "supports": list(reading.supports), "contradicts": list(reading.contradicts)}
+    out["measured"] = reading.switch  # the adopted reading is the baseline; other readings need a switch
     if reading.switch:
         changed = verdicts(scenarios, {r.id: reading.id})
         out["changed_scenarios"] = sorted(s for s, status in changed.items() if status != baseline.get(s))

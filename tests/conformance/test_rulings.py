@@ -110,7 +110,7 @@ def test_every_ruling_is_listed_with_its_readings_and_lines(review):
         assert [x["id"] for x in r["readings"]] == [x.id for x in spec.rulings[r["id"]].readings]
         assert sum(x["adopted"] for x in r["readings"]) == 1
         for x in r["readings"]:
-            assert ("changed_scenarios" in x) == x["switch"]
+            assert ("changed_scenarios" in x) == x["switch"] == x["measured"]
 
 
 def test_each_switch_changes_exactly_the_scenarios_that_depend_on_it(review):
