@@ -16,6 +16,7 @@ import dataclasses
 import json
 import random
 import statistics
+import sys
 
 from baobei_conform.fuzz import observable
 from baobei_conform.harness import Selection, load_suite, run_suite
@@ -153,7 +154,7 @@ def rulings_command(args) -> int:
     """``baobei-conform rulings [--json [FILE]] [--games N] [PATHS]``."""
     scenarios, broken = load_suite(args.paths, Selection())
     for exc in broken:
-        print(exc)
+        print(exc, file=sys.stderr)
     doc = impact(scenarios, {**BUDGET, "games": args.games})
     if args.json is None:
         print(render(doc))
