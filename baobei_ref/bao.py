@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from baobei_ref.actions import CallBao, EndTurn
+from baobei_ref.readings import reading
 
 
-def bao_allowed(s) -> bool:
+def bao_allowed(g) -> bool:
     """4.1.2 / 4.1.3 / 7.2.5 (ruling R-17): the end of a normal turn, no BAO yet, no final phase.
-    B.7: holding no card does not matter."""
+    B.7: holding no card does not matter. Switches: R-07 B, no BAO in a decisive round; R-17 A, BAO
+    at the end of any turn of a player while nobody has called it (the final phase included)."""
+    s = g.state
+    if s.decisive and reading(g.params, "R-07") == "B":
+        return False
+    if reading(g.params, "R-17") == "A":
+        return s.bao is None
     return s.bao is None and not s.final_phase and s.last_turns is None
 
 
 def step_end_turn(g) -> None:
     """4.1.2: BAO can be called only now, after the action, every pluck and every power."""
-    if bao_allowed(g.state):
+    if bao_allowed(g):
         g.ask("end_turn", g.state.active)
     else:
         g.then(["next_turn"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from baobei_ref.actions import Shuffle
+from baobei_ref.readings import reading
 from baobei_ref.state import State
 
 
@@ -53,15 +54,42 @@ def perform_recycle(g, a: Shuffle) -> None:
 def start_final_phase(g) -> None:
     """7.2.2 - 7.2.5: the active player finishes (7.2.3); every other player plays one last turn (7.2.4).
 
-    Ruling R-06: the active player triggered it, whoever drew. Ruling R-05: it replaces a BAO
-    sequence; no BAO, no shield, ordinary scores.
+    Ruling R-06: the active player triggered it, whoever drew. Ruling R-05 (after a BAO call) is
+    settled here and only here, by the reading in force (rule parameter ``rulings``).
     """
     s = g.state
-    s.final_phase = True
-    s.shield = "none"
-    s.last_turns = s.rivals(s.active)
-    g.emit("final_phase", "7.2.2", ruling="R-05" if s.bao is not None else "R-06", also=("7.2.3", "7.2.4", "7.2.5"),
-           triggered_by=s.active)
+    if s.bao is not None:
+        _final_phase_after_bao(g, reading(g.params, "R-05"))
+    else:
+        s.final_phase, s.shield, s.last_turns = True, "none", _last_turns(g)
+    if s.final_phase:
+        g.emit("final_phase", "7.2.2", ruling="R-05" if s.bao is not None else "R-06",
+               also=("7.2.3", "7.2.4", "7.2.5"), triggered_by=s.active)
+
+
+def _last_turns(g) -> list[int]:
+    """R-06 (adopted B): every player but the active one plays a last turn. Reading A (a switch): the
+    player whose penalty draw caused the recycle (the step waiting on the agenda) triggered the phase
+    and plays no more."""
+    s = g.state
+    waiting = s.agenda[-1] if s.agenda else None
+    if reading(g.params, "R-06") == "A" and waiting and waiting[0] == "penalty":
+        return [p for p in s.rivals(s.active) if p != waiting[1]]
+    return s.rivals(s.active)
+
+
+def _final_phase_after_bao(g, chosen: str) -> None:
+    """R-05. B (adopted): no shield, ordinary scores, the BAO last turns stand (the caller never plays
+    again, nobody plays twice: 4.1.4, 4.1.5, FAQ-17). A: every player but the active one plays one more
+    turn (a literal 7.2.4). C: the final phase is ignored. D: as A, but the caller does not play again."""
+    s = g.state
+    if chosen == "C":
+        return
+    s.final_phase, s.shield = True, "none"
+    if chosen == "A":
+        s.last_turns = s.rivals(s.active)
+    elif chosen == "D":
+        s.last_turns = [p for p in s.rivals(s.active) if p != s.bao]
 
 
 STEPS: dict = {}

@@ -26,6 +26,7 @@ from baobei_ref import bao, deck, pluck, powers, scoring, turn
 from baobei_ref.actions import Action, CallBao, ChooseFirstPlayer, Shuffle
 from baobei_ref.cards import Catalog
 from baobei_ref.errors import RuleError
+from baobei_ref.readings import unknown_readings
 from baobei_ref.state import Decision, Event, State
 from baobei_spec import Params, default_spec
 
@@ -62,6 +63,9 @@ class Game:
                 f"BAO BEI is played by {self.params.min_players} to {self.params.max_players} players, not {players}",
                 "2.1.1",
             )
+        bad = unknown_readings(self.params.rulings)
+        if bad:
+            raise RuleError("malformed_action", f"readings the reference does not implement: {', '.join(bad)}")
         self.state = State(seats=players, players=list(range(players)), scores=dict.fromkeys(range(players), 0))
         self.events: list[Event] = []
         self.state.agenda.append(["round_start"])

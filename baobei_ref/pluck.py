@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from baobei_ref import deck, zones
 from baobei_ref.actions import CloseWindow, Gift, Place, Pluck, SimultaneousPlucks
 from baobei_ref.errors import RuleError
+from baobei_ref.readings import reading
 
 
 # --- the two moments (3.2) ------------------------------------------------------------------------
@@ -103,6 +104,8 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
             if own_draw:  # 6.10.2: one at a time; 6.1.3 / 6.10.3: the drawn reference's power first
                 steps.append(["power", player, reference, "6.10.3"])
             steps.append(["power", player, removed[0], "6.10.4" if own_draw else "6.10.5"])
+        if not own_draw:
+            _discard_power_order(g, steps, reference)
     else:
         for t, card in zip(targets, cards, strict=True):  # 3.5.2 / 3.5.3 / 3.6.9: shown to all, put back
             s.show_all(card)
@@ -116,6 +119,16 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
     if own_draw:
         steps.append(["end_turn"])
     g.then(*steps)
+
+
+def _discard_power_order(g, steps: list[list], reference: str) -> None:
+    """Ruling R-04: the active player's direct-discard power waits until after the pluck and its powers
+    (adopted B: it stays on the agenda after them). Reading A (a switch): it resolves before the plucker's."""
+    agenda = g.state.agenda
+    if reading(g.params, "R-04") == "A" and agenda and agenda[-1] == ["discard_power", reference]:
+        agenda.pop()
+        first_power = next(i for i, step in enumerate(steps) if step[0] == "power")
+        steps.insert(first_power, ["discard_power", reference])
 
 
 def _pluck_clauses(g, player: int, targets, reference: str, cards, own_draw: bool, success: bool) -> tuple:

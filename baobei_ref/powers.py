@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from baobei_ref import deck, zones
 from baobei_ref.actions import BlindSwap, MacawLook, MacawSwap, PeekAt, ShoebillReplace, ShowCard, TocoAdd
+from baobei_ref.readings import reading
 
 NO_EFFECT_ALSO = {"blind_swap": ("6.5.2",), "peek_two_swap": ("6.6.2",)}
 DECISION = {  # power -> the decision that asks for its choices
@@ -254,6 +255,29 @@ def validate_shoebill(g, a: ShoebillReplace) -> None:
     g.require(len(set(used)) == len(used), "illegal_target", "each drawn card replaces at most one card", "6.9.3")
     needed = min(len(cards), int(bool(own)) + int(bool(rival)))
     g.require(len(used) == needed, "illegal_target", f"make every possible replacement: {needed} here", "6.9.6")
+    for refusal in (_first_card_own(g, a.own, len(cards)), _single_card(g, a.own, a.rival, own, rival, len(cards))):
+        g.require(refusal is None, "illegal_target", refusal or "", "6.9.6")
+
+
+def _first_card_own(g, own_choice, drawn: int) -> str | None:
+    """R-19 (adopted B): the power user assigns the two drawn cards freely. Reading A (a switch): the
+    first drawn card replaces the own card. Returns why a choice is refused, or None."""
+    if reading(g.params, "R-19") == "A" and drawn == 2 and own_choice is not None and own_choice[0] != 0:
+        return "the first drawn card replaces the own card (ruling R-19, reading A)"
+    return None
+
+
+def _single_card(g, own_choice, rival_choice, own, rival, drawn: int) -> str | None:
+    """R-21 (adopted C): a single drawn card makes the replacement the power user chooses. Readings A / B
+    (switches): it makes the own / the rival replacement whenever that one is possible."""
+    chosen = reading(g.params, "R-21")
+    if drawn != 1 or chosen == "C":
+        return None
+    if chosen == "A" and own and own_choice is None:
+        return "a single drawn card makes the own replacement (ruling R-21, reading A)"
+    if chosen == "B" and rival and rival_choice is None:
+        return "a single drawn card makes the rival replacement (ruling R-21, reading B)"
+    return None
 
 
 def perform_shoebill(g, a: ShoebillReplace) -> None:
@@ -321,7 +345,8 @@ def legal_shoebill(g):
     for o in own_choices + [None]:
         for r in rival_choices + [None]:
             made = [x for x in (o, r) if x is not None]
-            if len(made) == needed and len({x[0] for x in made}) == len(made):
+            if len(made) == needed and len({x[0] for x in made}) == len(made) \
+                    and _first_card_own(g, o, n) is None and _single_card(g, o, r, own, rival, n) is None:
                 out.append(ShoebillReplace(p, o, r))
     return list(dict.fromkeys(out))
 

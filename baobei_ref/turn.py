@@ -6,6 +6,7 @@ from itertools import permutations
 
 from baobei_ref import deck, pluck, zones
 from baobei_ref.actions import ChooseFirstPlayer, Discard, Draw, InitialPeek, Keep, Shuffle, TakeDiscard
+from baobei_ref.readings import reading
 
 
 # --- round setup (2.1 - 2.4; ruling R-15 fixes the dealing order) ---------------------------------
@@ -52,9 +53,12 @@ def step_deal(g) -> None:
     s = g.state
     sizes = g.params.decisive_hand_size if s.decisive else g.params.hand_size
     n = sizes[len(s.players)]
-    for _ in range(n):
-        for p in s.players:
-            s.zones[p].append(s.deck.pop())
+    if reading(g.params, "R-15") == "A":  # a switch: each player's cards in one block
+        order = [p for p in s.players for _ in range(n)]
+    else:  # R-15, adopted B: one card at a time, clockwise
+        order = [p for _ in range(n) for p in s.players]
+    for p in order:
+        s.zones[p].append(s.deck.pop())
     g.emit("dealt", "2.1.1", also=("5.4.1",) if s.decisive else ("2.1.2",) if len(s.players) == 2 else ("2.1.3",),
            cards_each=n)
     g.then(["initial_peek", 0])
@@ -105,7 +109,8 @@ def can_draw(g) -> bool:
 def step_turn_start(g) -> None:
     s = g.state
     s.moved.clear()  # 6.11.1: the per-turn limit ends when the next turn starts
-    if not can_draw(g) and s.count(s.active) == 0:
+    # with no card to draw, a player with cards may still take the discard; reading B skips the turn
+    if not can_draw(g) and (s.count(s.active) == 0 or reading(g.params, "R-09") == "B"):
         g.emit("turn_without_action", "7.1.8", ruling="R-09", also=("B.6",), player=s.active)
         g.then(["end_turn"])
     else:

@@ -7,6 +7,7 @@
     baobei-conform -- node engine.js        # any command line
     baobei-conform spec | lint | explain    # the spec summary, scenario checks, a step-by-step run
     baobei-conform smoke | merge | report   # is it wired up? shards into one run; the HTML report
+    baobei-conform rulings [--json]         # each ruling's readings and what each alternative changes
     pytest --baobei-engine ./my_engine      # the scenarios as items of your own pytest run
 """
 
@@ -32,15 +33,17 @@ from baobei_conform.outputs import ResultStream, unwritable_file, unwritable_fol
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.results import exit_status, results_document, write_json, write_junit
+from baobei_conform.rulings import add_parser as rulings_parser
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.scenario import load_scenario, scenario_files
 from baobei_conform.tools import add_tools, default_suite, positive, write_run_report
+from baobei_conform.variants import engine_readings
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "merge", "smoke")
+SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "merge", "smoke", "rulings")
 DEFAULT_REPORT_DIR = "baobei-report"
 EXIT_CODES = """exit codes:
   0    every scenario ran and gave its expected result
@@ -152,6 +155,7 @@ def sub_parser() -> argparse.ArgumentParser:
     expl.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer")
     expl.set_defaults(func=_explain_command, command_line=None)
     add_tools(sub)
+    rulings_parser(sub)
     fz = sub.add_parser("fuzz", help="random games on the reference and an engine in lockstep (differential)")
     fz.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
     fz.add_argument("--games", type=positive(int, 1), default=100, help="how many seeded games (default 100)")
@@ -315,6 +319,8 @@ def _run_command(argv: list[str]) -> int:
         probe = factory()  # fail fast on an engine that cannot even start, and learn its name
         engine_info.update(getattr(probe, "info", {}) or {"name": probe.name})
         engine_info["capabilities"] = sorted(probe.capabilities)
+        if engine_readings(probe):
+            engine_info["readings"] = engine_readings(probe)
     except Exception as exc:  # noqa: BLE001 - any failure to start is reported, not raised
         print(f"baobei-conform: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
         if getattr(exc, "stderr", ""):

@@ -18,8 +18,9 @@ from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
 from baobei_spec import Spec
 
-COLOURS = {"pass": "32", "fail": "31", "error": "31", "xpass": "31", "skip": "33", "xfail": "33", "bold": "1"}
-MARKS = {"pass": ".", "fail": "F", "error": "E", "skip": "s", "xfail": "x", "xpass": "X"}
+COLOURS = {"pass": "32", "fail": "31", "error": "31", "xpass": "31", "skip": "33", "xfail": "33", "variant": "36",
+           "bold": "1"}
+MARKS = {"pass": ".", "fail": "F", "error": "E", "skip": "s", "xfail": "x", "xpass": "X", "variant": "v"}
 
 
 def part_order(p: str) -> tuple:

@@ -21,6 +21,7 @@ from baobei_conform.runner.pipeline import CHUNK, pipelinable, receive_chunk, se
 from baobei_conform.runner.run import Outcome, problem_outcome, run_scenario
 from baobei_conform.sanitize import clean, clean_tail, clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
+from baobei_conform.variants import engine_readings, judge_readings
 
 UNEXPECTED = ("fail", "error", "xpass")
 BREAKER = 5  # consecutive timeouts or crashes of the engine that stop a run
@@ -218,7 +219,7 @@ class Worker:
             if self.run.stop.is_set():
                 self.run.requeue(chunk[position:])
                 return True
-            outcome = run_scenario(scenario, runner)
+            outcome = judge_readings(scenario, run_scenario(scenario, runner), engine_readings(self.engine))
             self.run.finish(index, scenario, outcome)
             if outcome.status == "error":
                 self.run.requeue(chunk[position + 1:])  # their answers came from the broken engine

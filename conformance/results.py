@@ -15,9 +15,9 @@ from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
 from baobei_spec.summary import part_of
 
-STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
+STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass", "variant")
 SUMMARY_KEYS = {"pass": "passed", "fail": "failed", "error": "errors", "skip": "skipped",
-                "xfail": "xfailed", "xpass": "xpassed"}
+                "xfail": "xfailed", "xpass": "xpassed", "variant": "variants"}
 RESULTS_SCHEMA = "baobei-results/1"
 
 
@@ -124,19 +124,22 @@ def write_junit(path: str, document: dict) -> None:
             ET.SubElement(case, "failure", message=r["message"]).text = detail
         elif r["status"] == "error":
             ET.SubElement(case, "error", message=r["message"]).text = detail + "\n" + r["stderr"] + "\n" + r["raw"]
-        elif r["status"] in ("skip", "xfail"):
+        elif r["status"] in ("skip", "xfail", "variant"):
             ET.SubElement(case, "skipped", message=r["message"])
     write_atomic(path, ET.tostring(suite, encoding="utf-8", xml_declaration=True))
 
 
 def render_summary(document: dict) -> str:
-    lines = ["", "part   total  pass  fail  error  skip  xfail  xpass"]
+    lines = ["", "part   total  pass  fail  error  skip  xfail  xpass  variant"]
     for p, c in document["by_part"].items():
         lines.append(f"{p:<6} {c['total']:>5} {c['passed']:>5} {c['failed']:>5} {c['errors']:>6} {c['skipped']:>5}"
-                     f" {c['xfailed']:>6} {c['xpassed']:>6}")
+                     f" {c['xfailed']:>6} {c['xpassed']:>6} {c['variants']:>8}")
     s = document["summary"]
+    readings = document["engine"].get("readings")
+    if readings:
+        lines.insert(1, "the engine follows " + ", ".join(f"{r} reading {x}" for r, x in sorted(readings.items())))
     lines.append(f"{s['total']} scenarios: {s['passed']} passed, {s['failed']} failed, {s['errors']} errors, "
-                 f"{s['skipped']} skipped, {s['xfailed']} xfailed, {s['xpassed']} xpassed"
+                 f"{s['skipped']} skipped, {s['xfailed']} xfailed, {s['xpassed']} xpassed, {s['variants']} variant"
                  + ("" if document["run"].get("complete", True) else " (INCOMPLETE run)"))
     lines.append(f"{s['passed']} passed, {s['failed'] + s['errors']} failed")
     return "\n".join(lines)

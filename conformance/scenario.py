@@ -17,7 +17,8 @@ from baobei_conform.dsl.errors import ScenarioError, nearest
 from baobei_conform.dsl.parse import parse_script
 from baobei_spec import Spec, default_spec
 
-FIELDS = {"id": str, "title": str, "clauses": list, "faq": list, "rulings": list, "tags": list, "script": str}
+FIELDS = {"id": str, "title": str, "clauses": list, "faq": list, "rulings": list, "ruling_notes": dict, "tags": list,
+          "script": str}
 REQUIRED = ("id", "title", "clauses", "script")
 OPTIONAL_LISTS = ("faq", "rulings", "tags")
 MAX_BYTES = 1 << 20  # a scenario file is a few hundred bytes
@@ -41,6 +42,7 @@ class Scenario:
     path: str
     script_line: int  # file line of the script's first line
     steps: list[dict] = field(compare=False, repr=False)
+    notes: dict[str, str] = field(default_factory=dict, compare=False)  # ruling -> why no reading changes it
 
     def file_line(self, script_line: int) -> int:
         return self.script_line + script_line - 1
@@ -176,6 +178,9 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
     for i, rid in enumerate(data.get("rulings") or ()):
         if rid not in spec.rulings:
             fail(f"unknown ruling {rid!r}{nearest(str(rid), spec.rulings)}", "rulings", i)
+    for rid, why in (data.get("ruling_notes") or {}).items():
+        if rid not in (data.get("rulings") or ()) or not isinstance(why, str) or not why.strip():
+            fail(f"ruling_notes: {rid!r} must be a ruling the scenario cites, with a reason", "ruling_notes")
 
     script_node = _node_of(root, "script")
     # A block scalar ("script: |") starts on the line after its indicator.
@@ -192,6 +197,7 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
             raise ScenarioError(f"a number of {len(long_number.group())} digits (at most {MAX_SCRIPT_DIGITS})",
                                 line=where.line, column=where.column, text=where.text)
         steps = compile_script(parse_script(data["script"], spec))
+        _check_readings(steps, data.get("rulings") or [], spec)
     except ScenarioError as exc:
         raise exc.located(shown, first_line - 1, column, lines) from None
     except Exception as exc:  # noqa: BLE001 - whatever the script holds, an error for this file, never a traceback
@@ -200,8 +206,24 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
     return Scenario(
         id=data["id"], title=data["title"], clauses=tuple(data["clauses"]), faq=tuple(data.get("faq") or ()),
         rulings=tuple(data.get("rulings") or ()), tags=tuple(data.get("tags") or ()), script=data["script"],
-        path=shown, script_line=first_line, steps=steps,
+        path=shown, script_line=first_line, steps=steps, notes=dict(data.get("ruling_notes") or {}),
     )
+
+
+def _check_readings(steps: list[dict], cited: list, spec: Spec) -> None:
+    """``under R-05 A`` names a reading of a ruling the scenario cites in ``rulings``."""
+    for step in steps:
+        if "under" not in step:
+            continue
+        rid, *readings = step["under"]
+        if rid not in spec.rulings:
+            raise ScenarioError(f"unknown ruling {rid!r}{nearest(rid, spec.rulings)}", line=step["line"], column=1)
+        known = [r.id for r in spec.rulings[rid].readings]
+        for reading in (r for r in readings if r not in known):
+            raise ScenarioError(f"{rid} has no reading {reading!r}; its readings are {', '.join(known)}",
+                                line=step["line"], column=1)
+        if rid not in cited:
+            raise ScenarioError(f"steps under {rid} need {rid} in the scenario's rulings", line=step["line"], column=1)
 
 
 def scenario_files(paths) -> list[Path]:

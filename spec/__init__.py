@@ -11,13 +11,14 @@ Everything else in baobei cites this package by clause id. Load it once::
 """
 
 from baobei_spec.load import SPEC_ROOT, SpecError, default_spec, load_spec
-from baobei_spec.model import Clause, ErrorCode, Params, Ruling, Section, Spec, Species, Vocabulary
+from baobei_spec.model import Clause, ErrorCode, Params, Reading, Ruling, Section, Spec, Species, Vocabulary
 
 __all__ = [
     "SPEC_ROOT",
     "Clause",
     "ErrorCode",
     "Params",
+    "Reading",
     "Ruling",
     "Section",
     "Spec",

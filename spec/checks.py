@@ -59,6 +59,17 @@ def _named_ids(spec: Spec) -> list[Problem]:
     return out
 
 
+def _reading_lines(spec: Spec) -> list[Problem]:
+    """A reading's supporting and contradicting lines must be non-empty rulebook lines."""
+    out = []
+    for r in spec.rulings.values():
+        for reading in r.readings:
+            for n in reading.supports + reading.contradicts:
+                if not 1 <= n <= len(spec.lines_es) or not spec.lines_es[n - 1].strip():
+                    out.append(Problem("rulings.yaml", f"{r.id} reading {reading.id}", f"line {n} is no rulebook text"))
+    return out
+
+
 def check_spec(spec: Spec) -> list[Problem]:
     """Every cross-check; an empty list means the spec is consistent."""
-    return unresolved_refs(spec) + uncovered_lines(spec) + _named_ids(spec)
+    return unresolved_refs(spec) + uncovered_lines(spec) + _named_ids(spec) + _reading_lines(spec)

@@ -73,7 +73,21 @@ class Params:
     bao_failure_minimum: int
     bao_failure_factor: int
     final_phase_recycle: int
+    rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> reading; absent: the adopted one
     facts: dict[str, Fact] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read an open point, with the rulebook lines (Spanish numbering) for and against it.
+
+    ``switch``: the reference implements it behind its rule parameters, so its impact can be measured."""
+
+    id: str
+    text: str
+    supports: tuple[int, ...]
+    contradicts: tuple[int, ...]
+    switch: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,10 +97,18 @@ class Ruling:
     id: str
     clauses: tuple[str, ...]
     question: str
-    readings: tuple[str, ...]
+    readings: tuple[Reading, ...]
+    adopted: str
     ruling: str
     reason: str
     status: str
+
+    def reading(self, reading_id: str) -> Reading:
+        return next(r for r in self.readings if r.id == reading_id)
+
+    def alternatives(self) -> tuple[Reading, ...]:
+        """Every reading but the adopted one."""
+        return tuple(r for r in self.readings if r.id != self.adopted)
 
 
 @dataclass(frozen=True)

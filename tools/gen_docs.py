@@ -167,6 +167,13 @@ def render_part(spec: Spec, top: Section) -> str:
 # --- rulings ----------------------------------------------------------------------------------------
 
 
+def reading_row(r, reading) -> str:
+    """One reading as a table row: adopted or switchable, its text and its lines."""
+    mark = " (adopted)" if reading.id == r.adopted else " (switch)" if reading.switch else ""
+    lines = [", ".join(map(str, ns)) or "-" for ns in (reading.supports, reading.contradicts)]
+    return f"| **{reading.id}**{mark} | {reading.text} | {lines[0]} | {lines[1]} |"
+
+
 def render_rulings(spec: Spec) -> str:
     out = [
         "# Rulings register",
@@ -175,7 +182,10 @@ def render_rulings(spec: Spec) -> str:
         "",
         "Where the rulebook is silent, ambiguous or seems to contradict itself, a ruling records what we",
         "decided. **decided**: the text, read as a whole, supports one reading. **provisional**: a choice",
-        "the text does not support over its alternatives, to be confirmed by the publisher.",
+        "the text does not support over its alternatives, to be confirmed by the publisher. Each ruling",
+        "lists its readings; **switch** marks an alternative the reference implements behind its rule",
+        "parameters (`rulings: {R-05: A}`), measured by `baobei-conform rulings`",
+        "(see [the review guide](../rulings-review.md)).",
         "",
     ]
     for rid in sorted(spec.rulings, key=id_key):
@@ -190,9 +200,11 @@ def render_rulings(spec: Spec) -> str:
             "",
             f"**Question.** {r.question}",
             "",
-            "**Readings.**",
+            "**Readings.** Lines are rulebook lines (Spanish numbering; the Dutch text is line-aligned).",
             "",
-            *(f"{i}. {reading}" for i, reading in enumerate(r.readings, 1)),
+            "| reading | text | supported by | contradicted by |",
+            "| --- | --- | --- | --- |",
+            *(reading_row(r, reading) for reading in r.readings),
             "",
             f"**Ruling.** {r.ruling}",
             "",

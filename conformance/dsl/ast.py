@@ -57,4 +57,14 @@ class Expect:
     check: Check
 
 
-Statement = Setup | NewGame | Act | Reject | Expect
+@dataclass(frozen=True)
+class Under:
+    """Steps that hold only under some readings of a ruling (``under R-05 A D`` ... ``end``)."""
+
+    line: int
+    ruling: str
+    readings: tuple[str, ...]
+    statements: tuple[Act | Reject | Expect, ...]
+
+
+Statement = Setup | NewGame | Act | Reject | Expect | Under

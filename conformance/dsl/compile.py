@@ -3,12 +3,14 @@
 Steps (``spec/schemas/steps.schema.json``), each with the script ``line`` it comes from:
 ``setup`` (a canonical state, optional ``params`` overrides), ``new_game``, ``apply`` (an action),
 ``shuffle`` (a chance outcome by species, top first), ``reject`` (an action and the error code it
-must get, the state unchanged) and ``expect`` (a check).
+must get, the state unchanged) and ``expect`` (a check). Steps of an ``under R-05 A`` block carry
+``"under": ["R-05", "A", ...]``: they run only when the engine follows one of those readings
+(conformance/variants.py).
 """
 
 from __future__ import annotations
 
-from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement
+from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_ref.errors import RuleError
 from baobei_ref.setup import position
@@ -32,11 +34,12 @@ def _setup_step(stmt: Setup) -> dict:
     return step
 
 
-def compile_script(statements: list[Statement]) -> list[dict]:
-    """The JSON steps of a parsed script."""
+def _steps(statements: list[Statement]) -> list[dict]:
     steps: list[dict] = []
     for stmt in statements:
-        if isinstance(stmt, Setup):
+        if isinstance(stmt, Under):
+            steps += [{**step, "under": [stmt.ruling, *stmt.readings]} for step in _steps(list(stmt.statements))]
+        elif isinstance(stmt, Setup):
             steps.append(_setup_step(stmt))
         elif isinstance(stmt, NewGame):
             steps.append({"op": "new_game", "line": stmt.line, "players": stmt.players})
@@ -48,6 +51,12 @@ def compile_script(statements: list[Statement]) -> list[dict]:
             steps.append({"op": "reject", "line": stmt.line, "code": stmt.code, "action": stmt.action.to_json()})
         elif isinstance(stmt, Expect):
             steps.append({"op": "expect", "line": stmt.line, "check": {"what": stmt.check.what, **stmt.check.args}})
+    return steps
+
+
+def compile_script(statements: list[Statement]) -> list[dict]:
+    """The JSON steps of a parsed script, which must start the game."""
+    steps = _steps(statements)
     if steps and steps[0]["op"] not in ("setup", "new_game"):
         raise ScenarioError("a script starts with 'setup' or 'new game N players'", line=steps[0]["line"], column=1)
     return steps

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lark import Lark, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
-from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement
+from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.names import name_problems
 from baobei_ref import actions as A
@@ -37,6 +37,10 @@ class ToAst(Transformer):
 
     def start(self, meta, stmts) -> list[Statement]:
         return list(stmts)
+
+    def reading_block(self, meta, c):
+        readings = tuple(str(t) for t in c[1:] if getattr(t, "type", None) == "READING")
+        return Under(meta.line, str(c[0]), readings, tuple(c[1 + len(readings):]))
 
     # --- table ---
     def new_game(self, meta, c):
@@ -281,7 +285,8 @@ class ToAst(Transformer):
 
 _DESCRIBED = {"_NL": "end of line", "TARGET": "a slot like p1.3", "PLAYER": "a player like p1",
               "SPECIES": "a species", "INT": "a number", "SIGNED_INT": "a number", "CLAUSE": "a clause id",
-              "EVENT": "an event kind", "DECISION": "a decision kind", "ERROR_CODE": "an error code"}
+              "EVENT": "an event kind", "DECISION": "a decision kind", "ERROR_CODE": "an error code",
+              "RULING": "a ruling id like R-05", "READING": "a reading letter like A"}
 
 
 def _describe(name: str) -> str:

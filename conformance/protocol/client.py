@@ -25,6 +25,7 @@ from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.process import EngineProcess, stdio_env  # noqa: F401 - stdio_env: public
 from baobei_conform.protocol.wire import Unbounded, decode
 from baobei_conform.sanitize import clean, clean_tail, clean_value
+from baobei_conform.variants import reading_problems
 
 ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 MAX_LINE = 16 * 1024 * 1024  # bytes of one reply line; beyond, the reply is a protocol error
@@ -57,6 +58,7 @@ class StdioEngine(Engine):
         self.seq = 0
         self.info: dict = {}
         self.capabilities: set[str] = set()
+        self.readings: dict[str, str] = {}
         self.name = command[0]
         self.broken = False  # after a problem: stopped without ceremony
 
@@ -72,6 +74,10 @@ class StdioEngine(Engine):
         try:
             reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION, "params": self.params})
             self.info, self.capabilities = _hello(reply)
+            self.readings = reply.get("readings") or {}  # rulings read otherwise (conformance/variants.py)
+            bad = reading_problems(self.readings)
+            if bad:
+                raise ProtocolError(clean(f"the hello reply declares bad readings: {'; '.join(bad)}"), raw=_dump(reply))
         except BaseException:
             self.broken = True
             self.stop()  # an engine that fails its handshake is nobody's to stop later: never leave it running

@@ -74,8 +74,11 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
         if str(request.get("protocol", "")).split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
             return {"ok": False, "error": {"code": "protocol_version", "message": f"speaks {PROTOCOL_VERSION}"}}
         engine.configure(request.get("params"))
-        return {"ok": True, "engine": {"name": engine.name, "version": "0.1.0", "language": "python"},
-                "capabilities": CAPABILITIES}
+        reply = {"ok": True, "engine": {"name": engine.name, "version": "0.1.0", "language": "python"},
+                 "capabilities": CAPABILITIES}
+        if getattr(engine, "readings", None):
+            reply["readings"] = engine.readings  # rulings read otherwise than adopted (docs/protocol.md 3.1)
+        return reply
     if cmd == "setup":
         return _setup(engine, request, log)
     if cmd == "new_game":
@@ -161,9 +164,14 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="baobei-ref", description="The BAO BEI reference interpreter")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("serve", help="answer the engine protocol on stdin/stdout")
-    parser.parse_args(argv)
-    return serve()
+    serve_parser = sub.add_parser("serve", help="answer the engine protocol on stdin/stdout")
+    serve_parser.add_argument("--reading", action="append", default=[], metavar="R-05=A",
+                              help="follow this reading of a ruling instead of the adopted one (declared in hello)")
+    args = parser.parse_args(argv)
+    readings = dict(r.split("=", 1) for r in args.reading if "=" in r)
+    if len(readings) != len(args.reading):
+        parser.error("--reading takes RULING=READING, e.g. R-05=A")
+    return serve(lambda: ReferenceEngine(readings))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,16 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from baobei_conform.outputs import replace_dir
-from baobei_conform.report.model import ALL_STATUSES, ClauseRow, Report, collect, id_key, part_key, pct
+from baobei_conform.report.model import (
+    ALL_STATUSES,
+    ClauseRow,
+    Report,
+    ReportError,
+    collect,
+    id_key,
+    part_key,
+    pct,
+)
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -66,21 +75,32 @@ def _sections(report: Report) -> list[dict]:
     return tops
 
 
-def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios") -> Path:
+def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios", impact_file=None) -> Path:
     """Write the report into ``out_dir``; return the path of its index.html.
 
     Several results files: several engines side by side. None: the suite is run on the reference in process.
+    ``impact_file``: a ``baobei-conform rulings --json FILE`` document, shown on the rulings page.
     """
     report = collect([Path(f) for f in results_files or []], scenarios_dir)
-    return write_report(report, Path(out_dir))
+    return write_report(report, Path(out_dir), load_impact(impact_file) if impact_file else None)
 
 
-def write_report(report: Report, out: Path) -> Path:
+def load_impact(path) -> dict:
+    """The rulings impact document, indexed ``{ruling: {reading: measured reading}}`` plus its consistency."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        readings = {r["id"]: {rd["id"]: rd for rd in r["readings"]} for r in doc["rulings"]}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ReportError(f"{path}: not a `baobei-conform rulings --json` document ({exc})") from None
+    return {"readings": readings, "consistency": doc.get("consistency") or [], "budget": doc.get("budget") or {}}
+
+
+def write_report(report: Report, out: Path, impact: dict | None = None) -> Path:
     """Build the report in a fresh folder and swap it in for ``out``: never half of one run, nor two runs mixed."""
-    return replace_dir(out, lambda fresh: _write_pages(report, fresh))
+    return replace_dir(out, lambda fresh: _write_pages(report, fresh, impact))
 
 
-def _write_pages(report: Report, out: Path) -> Path:
+def _write_pages(report: Report, out: Path, impact: dict | None) -> Path:
     for sub in ("static", "scenarios", "badges"):
         (out / sub).mkdir()
     for name in STATIC_FILES:
@@ -102,7 +122,8 @@ def _write_pages(report: Report, out: Path) -> Path:
     page("index.html.j2", out / "index.html", page_id="index", clause_rows=clause_rows)
     page("clauses.html.j2", out / "clauses.html", page_id="clauses", tops=_sections(report))
     page("faq.html.j2", out / "faq.html", page_id="faq", faq_rows=[r for r in clause_rows if r.is_faq])
-    page("rulings.html.j2", out / "rulings.html", page_id="rulings", provisional=report.spec.provisional_facts())
+    page("rulings.html.j2", out / "rulings.html", page_id="rulings", provisional=report.spec.provisional_facts(),
+         impact=impact)
     page("provisional.html.j2", out / "provisional.html", page_id="provisional",
          provisional=report.spec.provisional_facts())
     scenario_template = env.get_template("scenario.html.j2")

@@ -22,6 +22,8 @@ def report_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", default="baobei-report", metavar="DIR", help="output folder (default: baobei-report)")
     parser.add_argument("--scenarios", metavar="DIR",
                         help="the scenario folder (sources, steps, exercised coverage; default: the installed suite)")
+    parser.add_argument("--rulings", metavar="IMPACT.json",
+                        help="the document of `baobei-conform rulings --json FILE`: each reading's measured impact")
     return parser
 
 
@@ -34,7 +36,7 @@ def report_main(argv: list[str] | None = None) -> int:
         return 2
     start = time.perf_counter()
     try:
-        index = build_report(args.out, args.results, args.scenarios or default_suite()[0])
+        index = build_report(args.out, args.results, args.scenarios or default_suite()[0], args.rulings)
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)
         return 2

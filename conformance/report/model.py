@@ -33,7 +33,7 @@ from baobei_spec.summary import part_of
 NOT_RUN = "notrun"  # the scenario is not in an engine's results (another selection, shard or suite version)
 ALL_STATUSES = (*STATUSES, NOT_RUN)
 # Worst first: a clause's status for an engine is the worst among its scenarios.
-SEVERITY = ("error", "fail", "xpass", NOT_RUN, "skip", "xfail", "pass")
+SEVERITY = ("error", "fail", "xpass", NOT_RUN, "variant", "skip", "xfail", "pass")
 PART_ORDER = ("1", "2", "3", "4", "5", "6", "7", "B", "SUM", "FAQ", "REM")
 FLAGS = ("uncovered", "unexercised", "exercised", "cited")
 
@@ -90,6 +90,7 @@ class EngineRun:
     counts: Counter
     by_part: dict[str, Counter]
     incomplete: str = ""  # "interrupted: 2 of 8 scenarios ran" when the run did not finish
+    readings: dict[str, str] = field(default_factory=dict)  # declared in hello: ruling id -> reading id
 
     @property
     def total(self) -> int:
@@ -159,7 +160,8 @@ def engine_run(document: dict, source: str, taken: set[str]) -> EngineRun:
         by_part.setdefault(r["part"], Counter())[r["status"]] += 1
     return EngineRun(slug=slugify(name, taken, "engine"), name=name, source=source,
                      info={str(k): _text(v) for k, v in info.items()}, run={str(k): _text(v) for k, v in run.items()},
-                     results=results, counts=counts, by_part=by_part, incomplete=_incomplete(document))
+                     results=results, counts=counts, by_part=by_part, incomplete=_incomplete(document),
+                     readings=_declared(info.get("readings")))
 
 
 def _incomplete(document: dict) -> str:
@@ -167,6 +169,11 @@ def _incomplete(document: dict) -> str:
         return incomplete(document)
     except (AttributeError, KeyError, TypeError):  # a hand-edited document: only "complete" matters
         return "" if (document.get("run") or {}).get("complete", True) else "incomplete"
+
+
+def _declared(readings) -> dict[str, str]:
+    """The readings an engine declared, as display strings (anything malformed is dropped)."""
+    return {_text(k): _text(v) for k, v in readings.items()} if isinstance(readings, dict) else {}
 
 
 def load_results(path: str | Path) -> dict:

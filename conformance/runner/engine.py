@@ -65,9 +65,13 @@ class ReferenceEngine(Engine):
     capabilities = frozenset({"views", "legal_actions", "events"})
     info = {"name": "baobei-ref", "version": "0.1.0", "language": "python"}
 
-    def __init__(self) -> None:
+    def __init__(self, readings: dict[str, str] | None = None, declare: bool = True) -> None:
+        """``readings``: rulings to read otherwise than adopted (``{"R-05": "A"}``), declared like an
+        engine's unless ``declare`` is false (then judged by the adopted expectations, as a bug would be)."""
         self.game: Game | None = None
-        self.params, self.catalog = default_params(), default_catalog()
+        self.rulings = dict(readings or {})
+        self.readings = dict(self.rulings) if declare else {}
+        self.params, self.catalog = dataclasses.replace(default_params(), rulings=self.rulings), default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
     def send(self, calls: list[Call]) -> list:
@@ -79,7 +83,8 @@ class ReferenceEngine(Engine):
     def configure(self, params: dict | None) -> None:
         """Adopt the handshake's rule parameters."""
         if params:
-            self.params, self.catalog = params_from_json(params)
+            params, self.catalog = params_from_json(params)
+            self.params = dataclasses.replace(params, rulings=self.rulings)
 
     def setup(self, state: dict, params: dict | None) -> None:
         self.game = Game.from_json(state, params=params_with(params, self.params), catalog=self.catalog)

@@ -14,6 +14,7 @@ from typing import Any
 from baobei_conform.engine_api import Call, Engine
 from baobei_conform.runner.run import plan_calls
 from baobei_conform.scenario import Scenario
+from baobei_conform.variants import engine_readings, steps_for
 
 CHUNK = 6  # scenarios whose engine calls go out in one pipelined batch
 
@@ -29,6 +30,7 @@ class Prefetched(Engine):
     def __init__(self, engine: Engine, calls: list[Call], results: list, waited: float = 0.0):
         self.engine, self.calls, self.results = engine, calls, results
         self.name, self.capabilities, self.info = engine.name, engine.capabilities, engine.info
+        self.readings = engine_readings(engine)
         self.waited = waited  # this scenario's share of the wait for the engine's answers (its real time)
 
     def batch(self, calls: list[Call]) -> list:
@@ -46,7 +48,8 @@ class Prefetched(Engine):
 
 def send_chunk(scenarios: list[Scenario], engine: Engine) -> tuple[list[list[Call]], Any]:
     """Send the calls of several scenarios at once, without waiting; ``receive_chunk`` reads the answers."""
-    plans = [plan_calls(s.steps)[0] for s in scenarios]
+    readings = engine_readings(engine)
+    plans = [plan_calls(steps_for(s.steps, readings))[0] for s in scenarios]
     return plans, engine.send([call for plan in plans for call in plan])
 
 

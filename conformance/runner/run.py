@@ -9,6 +9,7 @@ from baobei_conform.engine_api import Engine, EngineCrashed, EngineProblem, Engi
 from baobei_conform.runner.checks import evaluate
 from baobei_conform.runner.diff import diff
 from baobei_conform.scenario import Scenario
+from baobei_conform.variants import engine_readings, steps_for
 
 SHOWN_CHANGES = 12  # changed fields a failed reject step lists
 
@@ -67,8 +68,10 @@ def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
 
     The engine calls of each run of steps are sent together (pipelined over the protocol); a
     shuffle, which needs the engine's state to name its cards, ends a run. ``trace(step, events)``
-    is called after each step (for ``explain``). Returns the last events.
+    is called after each step (for ``explain``). Returns the last events. Steps ``under`` a reading
+    run only when the engine follows it (conformance/variants.py).
     """
+    steps = steps_for(steps, engine_readings(engine))
     events: list[dict] = []
     start = 0
     while start < len(steps):
@@ -202,6 +205,7 @@ def problem_outcome(scenario: Scenario, exc: EngineProblem) -> Outcome:
 
 def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
     """Run one scenario; never raises for a misbehaving engine (that is an ``error`` outcome)."""
+
     missing = needs(scenario) - set(engine.capabilities)
     if missing:
         return Outcome(scenario.id, "skip", message=f"the engine lacks the capability {', '.join(sorted(missing))}")

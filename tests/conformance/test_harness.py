@@ -151,7 +151,7 @@ def test_reference_in_process_passes(tmp_path, passing):
     assert code == 0
     check_document(doc, 3)
     assert doc["summary"] == {"total": 3, "passed": 3, "failed": 0, "errors": 0, "skipped": 0, "xfailed": 0,
-                              "xpassed": 0}
+                              "xpassed": 0, "variants": 0}
     assert doc["engine"]["name"] == "baobei-ref"
     assert doc["engine"]["capabilities"] == ["events", "legal_actions", "views"]
     assert doc["run"]["complete"] is True and doc["run"]["selected"] == 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from _rules import rejected
@@ -33,7 +34,7 @@ from baobei_ref.actions import (
     TakeDiscard,
     TocoAdd,
 )
-from baobei_ref.game import Game, default_catalog
+from baobei_ref.game import Game, default_catalog, default_params
 from baobei_ref.setup import position
 
 CAT = default_catalog()
@@ -651,36 +652,61 @@ def test_final_phase_triggered_by_a_rivals_penalty_anchors_on_the_active_player(
     assert g.pending.kind == "deal" and g.to_json()["round"] == 2
 
 
-@pytest.mark.clause("7.2.4", "7.2.5", "7.2.6", "R-05")
-def test_final_phase_replaces_bao_no_shield_and_ordinary_scores():
-    """After BAO, a second recycle: the shield lapses, the caller plays a last turn, real totals (R-05)."""
+@pytest.mark.clause("7.2.4", "7.2.5", "7.2.6", "4.1.4", "4.1.5", "R-05")
+def test_final_phase_after_bao_lifts_the_shield_scores_ordinary_totals_and_keeps_the_last_turns():
+    """After BAO, a second recycle (R-05, reading B): the shield lapses and everyone scores the real total
+    (lines 290, 291), but the caller plays no more (156, 346) and the round ends after the last rival (158)."""
     g = final_phase_table(bao=0, shield="active")
     assert g.to_json()["shield"] == "active" and g.to_json()["last_turns"] == [2]
     g.apply(Draw(1))
     g.apply(Shuffle(plain_first(g.pending.data["cards"], lead=("owl",))))
-    assert g.to_json()["shield"] == "none"
+    assert g.to_json()["shield"] == "none" and g.to_json()["final_phase"] is True
     g.apply(Discard(1))  # an Owl
     g.apply(Pluck(2, ((0, 1),)))  # player 2 plucks the caller's Owl: no shield any more
     g.apply(Gift(2, 1))  # and gives the Kingfisher in its place
     assert kinds(g, 0) == ["kingfisher", "heron"]
     assert g.pending.kind == "turn" and g.pending.player == 2
-    assert [quiet_turn(g), quiet_turn(g)] == [2, 0]  # the BAO caller plays again
-    # A BAO with 10 points against a rival's 3 would score 20; the final phase scores the real total.
+    assert quiet_turn(g) == 2
+    assert g.pending.kind == "deal"  # the BAO caller does not play again
+    # A failed BAO with 10 points against a rival's 3 would score 20; the final phase scores the real total.
     assert g.to_json()["round_scores"] == {"0": 10, "1": 0, "2": 3}
 
 
-@pytest.mark.clause("7.2.4", "7.2.6", "R-05")
-def test_final_phase_after_bao_gives_rivals_who_already_played_another_turn():
-    """Second recycle in the last BAO turn: caller and earlier rivals each play one more turn (R-05)."""
+def bao_last_turn_recycle(reading: str | None) -> Game:
+    """Player 2 plays the last BAO turn (player 1 already did) and its draw is the second recycle."""
+    params = None if reading is None else replace(default_params(), rulings={"R-05": reading})
     g = position(zones={0: ["owl", "heron"], 1: ["kingfisher", "swallow"], 2: [None]}, deck=[],
-                 discard=["sparrow"], rest="discard", recycles=1, active=2, bao=0)
-    assert g.to_json()["last_turns"] == []  # player 1 already played its last turn
+                 discard=["sparrow"], rest="discard", recycles=1, active=2, bao=0, params=params)
+    assert g.to_json()["last_turns"] == []
     g.apply(Draw(2))
     g.apply(Shuffle(plain_first(g.pending.data["cards"])))
     g.apply(Discard(2))
     g.apply(CloseWindow())
-    assert [quiet_turn(g), quiet_turn(g)] == [0, 1]
-    assert g.to_json()["round_scores"] == {"0": 11, "1": 7, "2": 0}  # no BAO penalty for player 0
+    return g
+
+
+# R-05's readings (spec/rulings.yaml): who plays after the second recycle, and how player 0 (BAO, 11
+# points against 7) scores: B ordinary 11, C a failed BAO max(2 x 11, 5) = 22.
+R05_READINGS = {None: ([], 11), "B": ([], 11), "A": ([0, 1], 11), "C": ([], 22), "D": ([1], 11)}
+
+
+@pytest.mark.clause("7.2.4", "7.2.6", "4.1.4", "4.1.5", "R-05")
+@pytest.mark.parametrize("reading", list(R05_READINGS))
+def test_second_recycle_in_the_last_bao_turn_under_each_reading(reading):
+    """Default and B: the round ends, nobody plays twice; A: caller and player 1 play again; C: BAO scored;
+    D: player 1 plays again, the caller does not."""
+    g = bao_last_turn_recycle(reading)
+    turns, caller_score = R05_READINGS[reading]
+    assert [quiet_turn(g) for _ in turns] == turns
+    assert g.pending.kind == "deal"
+    assert g.to_json()["round_scores"] == {"0": caller_score, "1": 7, "2": 0}
+
+
+@pytest.mark.clause("R-05", "R-07")
+def test_a_reading_the_reference_does_not_implement_is_refused():
+    for rulings in ({"R-05": "E"}, {"R-99": "A"}, {"R-11": "B"}):
+        with pytest.raises(RuleError, match="readings the reference does not implement"):
+            Game(players=2, params=replace(default_params(), rulings=rulings))
 
 
 # --- annex B: zero cards ---------------------------------------------------------------------------

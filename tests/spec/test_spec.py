@@ -232,6 +232,24 @@ def ruling_names_unknown_clause(root):
 
 
 @mutation
+def ruling_adopts_no_listed_reading(root):
+    edit_entry(root, "rulings.yaml", "R-05", lambda r: r.update(adopted="Z"))
+    return [("rulings.yaml", "R-05", r"^adopted reading 'Z' is not one of its readings$")]
+
+
+@mutation
+def reading_cites_a_blank_line(root):
+    edit_entry(root, "rulings.yaml", "R-05", lambda r: r["readings"][1]["contradicts"].append(2))
+    return [("rulings.yaml", "R-05 reading B", r"^line 2 is no rulebook text$")]
+
+
+@mutation
+def adopted_reading_marked_as_switch(root):
+    edit_entry(root, "rulings.yaml", "R-05", lambda r: r["readings"][1].update(switch=True))
+    return [("rulings.yaml", "R-05", r"^the adopted reading is the default, not a switch$")]
+
+
+@mutation
 def error_names_unknown_clause(root):
     edit_entry(root, "errors.yaml", "malformed_action", lambda e: e.update(clauses=["9.9.9"]), key="code")
     return [("errors.yaml", "malformed_action", r"^names unknown clause '9\.9\.9'$")]
