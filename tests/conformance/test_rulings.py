@@ -26,6 +26,9 @@ ENGINES = Path(__file__).resolve().parent / "engines"
 KEEPS = "deck-final-phase-after-bao-keeps-the-last-turns"
 LAST = "deck-final-phase-in-the-last-bao-turn-ends-the-round"
 TIE = "scoring-tie-for-win-decisive-round-tied-only"
+SHIELD = "deck-final-phase-shield-no-longer-applies"  # R-05 C keeps the shield through the final phase
+DECISIVE = ["scoring-decisive-round-new-tie-replayed-among-still-tied",
+            "scoring-decisive-round-winner-by-decisive-score-only"]
 NO_GAMES = {**BUDGET, "games": 0}
 
 # The last-turn scenario with only the adopted reading's expectations, as a scenario that pins R-05
@@ -117,8 +120,11 @@ def test_each_switch_changes_exactly_the_scenarios_that_depend_on_it(review):
     changed = {(r["id"], x["id"]): x["changed_scenarios"] for r in review["rulings"] for x in r["readings"]
                if "changed_scenarios" in x}
     assert {k: v for k, v in changed.items() if k[0] in ("R-05", "R-07")} == {
-        ("R-05", "A"): [KEEPS, LAST], ("R-05", "C"): [KEEPS, LAST], ("R-05", "D"): [LAST], ("R-07", "B"): [TIE]}
-    assert changed[("R-09", "B")] == ["deck-draw-rejected-when-nothing-to-recycle"]
+        ("R-05", "A"): [KEEPS, LAST], ("R-05", "C"): [KEEPS, LAST, SHIELD], ("R-05", "D"): [LAST],
+        ("R-07", "B"): [*DECISIVE, TIE]}
+    assert changed[("R-09", "B")] == ["deck-draw-rejected-when-nothing-to-recycle",
+                                      "deck-impossible-turn-draw-zero-cards-turn-passes",
+                                      "deck-zero-card-player-without-draw-goes-to-end-of-turn"]
     assert {"powers-order-window-pluck-before-active-discard", "pluck-double-window-active-discard-power-after"} \
         <= set(changed[("R-04", "A")])
     assert {"turn-deal-two-players-five-cards-each", "turn-first-player-may-take-the-neutral-discard"} \
@@ -157,7 +163,7 @@ def test_cli_rulings_json(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["schema"] == "baobei-rulings/1" and doc["consistency"] == []
     r05 = next(r for r in doc["rulings"] if r["id"] == "R-05")
-    assert r05["adopted"] == "B" and r05["cited_by"] == [KEEPS, LAST]
+    assert r05["adopted"] == "B" and r05["cited_by"] == [KEEPS, LAST, SHIELD]
 
 
 # --- per-reading steps in the DSL -------------------------------------------------------------------
