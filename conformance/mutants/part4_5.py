@@ -235,16 +235,14 @@ def negative_round_score_not_subtracted():
 @mutant("5.3.2")
 def threshold_must_be_exceeded():
     """The game ends only when a score goes over the threshold, not when it reaches it."""
-    from baobei_conform.runner import engine
-
-    def raised(params):
-        return dataclasses.replace(params, threshold={k: v + 1 for k, v in params.threshold.items()})
-    old_defaults, old_with = engine.default_params, engine.params_with
-    engine.default_params = lambda: raised(old_defaults())
-    engine.params_with = lambda overrides, params=None: (
-        old_with(overrides, params) if not overrides or "threshold" not in overrides
-        else raised(old_with({**overrides, "threshold": {k: v - 1 for k, v in overrides["threshold"].items()}},
-                             params)))
+    def score(old, g):
+        params = g.params
+        g.params = dataclasses.replace(params, threshold={k: v + 1 for k, v in params.threshold.items()})
+        try:
+            old(g)
+        finally:
+            g.params = params
+    step("score_round", score)
 
 
 @mutant("5.3.2", "5.3.1")
