@@ -7,6 +7,8 @@ scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
 (stdio_start_s: starting it and the handshake); each the fastest of five runs.
+mutants / mutants_killed: mutation testing (``tools/mutate.py``): every mutant against the whole suite in
+process; equivalent mutants are left out of both counts and listed in mutants_equivalent; mutants_s its time.
 report_build_s: ``baobei-conform report`` for the full suite with no results file (the reference run in process,
 the exercised-coverage run, every page written) into a temporary folder.
 """
@@ -109,6 +111,20 @@ def bench_suite() -> dict:
     return figures
 
 
+def bench_mutants() -> dict:
+    """The scenario suite against every mutant of the reference (docs/mutants.md)."""
+    from baobei_conform.harness import Selection, load_suite
+    from baobei_conform.mutants import MUTANTS
+    from baobei_conform.mutants.run import run_mutants, summary
+
+    scenarios, _ = load_suite([ROOT / "scenarios"], Selection())
+    start = time.perf_counter()
+    figures = summary(run_mutants(list(MUTANTS.values()), scenarios))
+    return {"mutants": figures["mutants"], "mutants_killed": figures["mutants_killed"],
+            "mutants_survivors": figures["survivors"], "mutants_equivalent": figures["equivalent"],
+            "mutants_s": round(time.perf_counter() - start, 2)}
+
+
 def bench_report() -> dict:
     """Build the HTML report for the full suite on the reference (no results file) into a temporary folder."""
     from baobei_conform.report import build_report
@@ -129,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_scenarios())
     figures.update(bench_suite())
     figures.update(bench_report())
+    figures.update(bench_mutants())
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:

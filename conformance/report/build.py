@@ -60,12 +60,14 @@ def _sections(report: Report) -> list[dict]:
     return tops
 
 
-def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios") -> Path:
+def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios",
+                 mutants: list[dict] | None = None) -> Path:
     """Write the report into ``out_dir``; return the path of its index.html.
 
     Several results files: several engines side by side. None: the suite is run on the reference in process.
+    ``mutants``: mutation results to show per clause (see ``load_mutants``).
     """
-    report = collect([Path(f) for f in results_files or []], scenarios_dir)
+    report = collect([Path(f) for f in results_files or []], scenarios_dir, mutants=mutants)
     return write_report(report, Path(out_dir))
 
 
