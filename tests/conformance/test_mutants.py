@@ -45,7 +45,8 @@ def test_every_normative_clause_is_broken_by_a_mutant_or_says_why_not():
 
 def test_applied_restores_the_reference():
     answers, steps, matches = dict(game.ANSWERS), dict(game.STEPS), cards.Catalog.matches
-    for name in ("pelicans_dont_match", "no_own_draw_pluck", "golden_toucan_plus_five", "first_recycle_starts_final_phase"):
+    for name in ("pelicans_dont_match", "no_own_draw_pluck", "golden_toucan_plus_five",
+                 "first_recycle_starts_final_phase"):
         with applied(MUTANTS[name]):
             pass
         assert game.ANSWERS == answers and game.STEPS == steps and cards.Catalog.matches is matches, name
