@@ -152,6 +152,7 @@ def peek_on_own_initiative():
 
     def perform(g, a):
         g.state.see(g.state.card_at(a.target), a.player)
+        g.ask("turn", a.player)
     game.ANSWERS[("turn", PeekAt)] = (lambda g, a: g.check_target(a.target, "2.5.6"), perform)
 
 
@@ -162,6 +163,7 @@ def rearrange_on_own_initiative():
 
     def perform(g, a):
         zones.swap(g.state, a.first, a.second, by=a.player)
+        g.ask("turn", a.player)
     game.ANSWERS[("turn", BlindSwap)] = (lambda g, a: None, perform)
 
 

@@ -123,7 +123,7 @@ def window_only_for_next_player():
     def window(old, g, reference):
         old(g, reference)
         p = g.state.pending
-        if p.kind == "window":
+        if p is not None and p.kind == "window":
             g.ask("window", None, p.players[:1], **p.data)
     step("window", window)
 
@@ -134,7 +134,7 @@ def caller_excluded_from_windows():
     def window(old, g, reference):
         old(g, reference)
         p, s = g.state.pending, g.state
-        if p.kind == "window" and s.bao in p.players:
+        if p is not None and p.kind == "window" and s.bao in p.players:
             players = tuple(x for x in p.players if x != s.bao)
             if players:
                 g.ask("window", None, players, **p.data)
@@ -393,7 +393,7 @@ def penalty_card_power():
     def penalty(old, g, player):
         before = len(g.state.agenda)
         old(g, player)
-        if len(g.state.agenda) > before:
+        if len(g.state.agenda) > before and g.state.agenda[-1][0] == "place":
             card = g.state.agenda[-1][2]
             g.state.agenda.insert(-1, ["power", player, card, "3.5.8"])
     step("penalty", penalty)
@@ -420,8 +420,10 @@ def penalty_drawn_before_reference_discarded():
 
 @mutant("3.6.1")
 def double_pluck_same_card_twice():
-    """A double pluck may name the same card twice."""
+    """A double pluck naming the same card twice is taken as a single pluck of that card."""
     claims_excused(lambda g, player, exc: "two different" in exc.message)
+    old = pluck.resolve
+    pluck.resolve = lambda g, player, targets, own_draw: old(g, player, tuple(dict.fromkeys(targets)), own_draw)
 
 
 @mutant("3.6.2", "3.6.6", "3.6.8")

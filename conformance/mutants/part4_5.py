@@ -250,10 +250,11 @@ def threshold_on_round_score():
     """The threshold is compared with the round score, not the cumulative score."""
     def score(old, g):
         s = g.state
-        total = dict(s.scores)
+        if s.decisive:
+            return old(g)
+        before, s.scores = s.scores, dict.fromkeys(s.scores, 0)
         old(g)
-        if s.pending.kind == "game_over" and max(s.round_scores.values()) < g.params.threshold[s.seats]:
-            s.scores = {p: total[p] + s.round_scores[p] for p in total}
+        s.scores = {p: before[p] + v for p, v in s.scores.items()}
     step("score_round", score)
 
 
