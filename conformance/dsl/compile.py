@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.dsl.overrides import rule_overrides
 from baobei_ref.errors import RuleError
 from baobei_ref.setup import position
 
@@ -17,6 +18,7 @@ from baobei_ref.setup import position
 def _setup_step(stmt: Setup) -> dict:
     options = dict(stmt.options)
     threshold = options.pop("threshold", None)
+    overrides = rule_overrides(options.pop("values", {}), options.pop("rules", {}), len(options.get("zones") or {}))
     zones = options.get("zones") or {}
     if "scores" in options:
         options["scores"] = dict(enumerate(options["scores"]))
@@ -28,7 +30,9 @@ def _setup_step(stmt: Setup) -> dict:
         raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
     step = {"op": "setup", "line": stmt.line, "state": game.to_json()}
     if threshold is not None:
-        step["params"] = {"threshold": {str(len(zones)): threshold}}
+        overrides["threshold"] = {str(len(zones)): threshold}
+    if overrides:
+        step["params"] = overrides
     return step
 
 

@@ -60,10 +60,14 @@ def params_to_json(params=None, catalog=None) -> dict:
     }
 
 
+def catalog_from_json(entries: list[dict]) -> Catalog:
+    """The catalog the handshake (or a setup override) describes."""
+    return Catalog.from_entries([(c["species"], c["family"], c["value"], c["power"], c["count"]) for c in entries])
+
+
 def params_from_json(data: dict):
     """(Params, Catalog) from the handshake's parameters."""
-    catalog = Catalog.from_entries([(c["species"], c["family"], c["value"], c["power"], c["count"])
-                                    for c in data["catalog"]])
+    catalog = catalog_from_json(data["catalog"])
     params = Params(
         min_players=data["players"]["min"], max_players=data["players"]["max"],
         hand_size={int(k): v for k, v in data["hand_size"].items()},
@@ -93,7 +97,11 @@ class ReferenceEngine:
             self.params, self.catalog = params_from_json(params)
 
     def setup(self, state: dict, params: dict | None) -> None:
-        self.game = Game.from_json(state, params=params_with(params, self.params), catalog=self.catalog)
+        catalog = self.catalog
+        if params and "catalog" in params:  # card values overridden for this position
+            params = dict(params)
+            catalog = catalog_from_json(params.pop("catalog"))
+        self.game = Game.from_json(state, params=params_with(params, self.params), catalog=catalog)
 
     def new_game(self, players: int) -> None:
         self.game = Game(players=players, params=self.params, catalog=self.catalog)
