@@ -43,7 +43,8 @@ def compile_script(statements: list[Statement]) -> list[dict]:
         if isinstance(stmt, Setup):
             steps.append(_setup_step(stmt))
         elif isinstance(stmt, NewGame):
-            steps.append({"op": "new_game", "line": stmt.line, "players": stmt.players})
+            steps.append({"op": "new_game", "line": stmt.line, "players": stmt.players}
+                         | ({"code": stmt.code} if stmt.code else {}))
         elif isinstance(stmt, Act) and isinstance(stmt.action, ShuffleSpecies):
             steps.append({"op": "shuffle", "line": stmt.line, "order": list(stmt.action.order)})
         elif isinstance(stmt, Act):

@@ -40,6 +40,9 @@ class ToAst(Transformer):
     def new_game(self, meta, c):
         return NewGame(meta.line, int(c[0]))
 
+    def reject_new_game(self, meta, c):
+        return NewGame(meta.line, int(c[1]), str(c[0]))
+
     def setup(self, meta, items):
         options: dict = {}
         for key, value in items:

@@ -397,3 +397,9 @@ def first_player_any_seat():
     """The random first player may be any seat number, even one not at the table."""
     answer("first_player", ChooseFirstPlayer, validate=no_check)
 
+
+
+@mutant("2.1.1", "2.1.3")
+def seven_players_allowed():
+    """A game may seat seven players (the deal of 3 to 6 read as "3 or more")."""
+    params(max_players=7, hand_size={**defaults().hand_size, 7: 4})

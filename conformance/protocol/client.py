@@ -180,6 +180,8 @@ class StdioEngine:
     def _result(self, message: dict, reply: dict):
         """What the runner gets from a reply: events or an error code for apply, the state, the view."""
         cmd = message["cmd"]
+        if cmd == "new_game" and not reply["ok"] and isinstance((reply.get("error") or {}).get("code"), str):
+            return reply["error"]["code"]  # a refused player count: the runner judges the code
         if cmd == "apply":
             if not reply["ok"]:
                 code = (reply.get("error") or {}).get("code")
@@ -263,8 +265,8 @@ class StdioEngine:
     def setup(self, state: dict, params: dict | None) -> None:
         self._one(("setup", state, params))
 
-    def new_game(self, players: int) -> None:
-        self._one(("new_game", players))
+    def new_game(self, players: int) -> str | None:
+        return self._one(("new_game", players))
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
         return self._one(("apply", action))

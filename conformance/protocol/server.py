@@ -32,7 +32,9 @@ def handle(engine, request: dict) -> dict:
         engine.setup(request["state"], request.get("params"))
         return {"ok": True}
     if cmd == "new_game":
-        engine.new_game(request["players"])
+        code = engine.new_game(request["players"])
+        if code is not None:
+            return {"ok": False, "error": {"code": code, "message": f"no game for {request['players']} players"}}
         return {"ok": True}
     if cmd == "apply":
         events, code = engine.apply(request["action"])

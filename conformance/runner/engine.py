@@ -18,7 +18,7 @@ class Engine(Protocol):
 
     def setup(self, state: dict, params: dict | None) -> None: ...
 
-    def new_game(self, players: int) -> None: ...
+    def new_game(self, players: int) -> str | None: ...  # None, or the error code of a refused player count
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]: ...
 
@@ -103,8 +103,15 @@ class ReferenceEngine:
             catalog = catalog_from_json(params.pop("catalog"))
         self.game = Game.from_json(state, params=params_with(params, self.params), catalog=catalog)
 
-    def new_game(self, players: int) -> None:
-        self.game = Game(players=players, params=self.params, catalog=self.catalog)
+    def new_game(self, players: int) -> str | None:
+        """None, or the error code refusing a number of players the rules do not define (2.1.1)."""
+        try:
+            self.game = Game(players=players, params=self.params, catalog=self.catalog)
+        except RuleError as exc:
+            if exc.clause:
+                self.refusals.append(exc.clause)
+            return exc.code
+        return None
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
         try:

@@ -108,3 +108,16 @@ def test_unknown_overrides_name_the_line(tmp_path):
         with pytest.raises(ScenarioError, match=message) as err:
             load_scenario(path)
         assert str(err.value).startswith(f"{path}:11:")  # the script's line 7
+
+
+def test_reject_new_game(tmp_path):
+    from baobei_conform.dsl.ast import NewGame
+
+    assert parse_script("reject malformed_action: new game 7 players\n") == [NewGame(1, 7, "malformed_action")]
+    assert _run(tmp_path, "reject malformed_action: new game 7 players\nnew game 3 players\n", "").status == "pass"
+    accepted = _run(tmp_path, "reject malformed_action: new game 3 players\n", "")
+    assert (accepted.status, accepted.message, accepted.actual) == ("fail", "the new game must be refused", "accepted")
+    wrong = _run(tmp_path, "reject not_your_decision: new game 1 players\n", "")
+    assert (wrong.status, wrong.actual) == ("fail", "refused: malformed_action")
+    refused = _run(tmp_path, "new game 8 players\n", "")
+    assert (refused.status, refused.message) == ("fail", "the new game was refused")
