@@ -305,6 +305,9 @@ class ToAst(Transformer):
     def no_bao(self, meta, c):
         return Check("bao", {"player": None})
 
+    def round_table(self, meta, c):
+        return Check("round_table", {"player": _player(c[0]), "species": list(c[1:])})
+
     def under_is(self, meta, c):
         return Check("under", {"species": [str(s) for s in c]})
 

@@ -80,6 +80,13 @@ def evaluate(check: dict, state: dict, events: list[dict], view) -> tuple[bool, 
     if what == "final_phase":
         text = {True: "final phase", False: "no final phase"}
         return state["final_phase"] == check["value"], text[check["value"]], text[bool(state["final_phase"])]
+    if what == "round_table":
+        tables = state.get("round_zones")
+        zone = None if tables is None else tables.get(str(check["player"]))
+        actual = "no scored round" if zone is None else " ".join(
+            "_" if c is None else c["species"] for c in zone)
+        return actual == " ".join("_" if s is None else s for s in check["species"]), " ".join(
+            "_" if s is None else s for s in check["species"]), actual
     if what == "under":
         actual = sorted(species(c) for c in state["under"])
         return actual == sorted(check["species"]), " ".join(sorted(check["species"])), " ".join(actual)

@@ -121,3 +121,26 @@ def test_reject_new_game(tmp_path):
     assert (wrong.status, wrong.actual) == ("fail", "refused: malformed_action")
     refused = _run(tmp_path, "new game 8 players\n", "")
     assert (refused.status, refused.message) == ("fail", "the new game was refused")
+
+
+def test_round_table_after_the_last_turn(tmp_path):
+    bao_round = """\
+setup
+  zone p0: owl _ heron _
+  zone p1: eagle sparrow _ _
+  deck: swallow kingfisher
+  bao p0
+  active p1
+end
+"""
+    assert parse_script(bao_round + "expect round table p0: owl _ heron _\n")[-1].check == Check(
+        "round_table", {"player": 0, "species": ["owl", None, "heron", None]})
+    script = "p1 draws\np1 keeps into 2\nnobody plucks\n"
+    # the round is over and the next one waits for its deal: the zones are empty, the final table kept
+    good = script + "expect pending deal\nexpect p1 has 0 cards\nexpect round table p0: owl _ heron _\n" \
+                    "expect round table p1: eagle swallow _ _\n"
+    assert _run(tmp_path, good, bao_round).status == "pass"
+    outcome = _run(tmp_path, script + "expect round table p1: eagle sparrow _ _\n", bao_round)
+    assert (outcome.status, outcome.actual) == ("fail", "eagle swallow _ _")
+    outcome = _run(tmp_path, "expect round table p0: owl _ heron _\n", bao_round)
+    assert (outcome.status, outcome.actual) == ("fail", "no scored round")
