@@ -338,6 +338,8 @@ class Report:
             "reference_errors": [(s.id, s.exercise.error) for s in self.scenarios if s.exercise.error],
             "results_only": [s.id for s in self.scenarios if s.scenario is None],
             "unknown_events": sorted({c for s in self.scenarios for c in s.exercise.clauses} - set(self.clauses)),
+            "mutants": dict(m for c in rows for m in c.mutants),  # mutant -> status, when given
+            "normative_unmutated": [c.id for c in normative if not c.mutants],
         }
 
 
