@@ -318,3 +318,30 @@ def zero_cards_cannot_call_bao():
     """A player with zero cards may not call BAO."""
     old = bao.bao_allowed
     bao.bao_allowed = lambda s: old(s) and s.count(s.active) > 0
+
+
+@mutant("4.2.7", "4.2.8")
+def shield_spares_later_cards():
+    """The active shield covers only the caller's cards present when it activated, not cards the caller
+    receives later (a penalty card, a Toco Toucan's card): rivals may pluck those (ruling R-24)."""
+    from baobei_ref import pluck
+
+    old_add, old_check = zones.add, pluck.check_claim
+
+    def add(s, owner, slot, card, by):
+        old_add(s, owner, slot, card, by)
+        if s.shield == "active" and owner == s.bao:
+            s.__dict__.setdefault("after_shield", set()).add(card)
+
+    def check(g, player, targets, own_draw):
+        s = g.state
+        fresh = s.__dict__.get("after_shield", set())
+        caller = [s.card_at(t) for t in targets if isinstance(t, tuple) and t and t[0] == s.bao]
+        if s.shield == "active" and caller and all(c in fresh for c in caller):
+            s.shield = "armed"
+            try:
+                return old_check(g, player, targets, own_draw)
+            finally:
+                s.shield = "active"
+        return old_check(g, player, targets, own_draw)
+    zones.add, pluck.check_claim = add, check

@@ -408,3 +408,16 @@ def placed_cards_not_counted():
         old = zones.replace(s, target[0], target[1], card, by=player)
         s.under.append(old)
     powers._shoebill_put = put
+
+
+@mutant("6.9.6", "6.9.3")
+def shoebill_single_card_replaces_own():
+    """A Shoebill that could draw only one card must use it on its user's own card (ruling R-21: the user's choice)."""
+    validate, _ = original("shoebill", ShoebillReplace)
+
+    def check(g, a):
+        validate(g, a)
+        own, _ = powers.shoebill_options(g, a.player)
+        g.require(len(g.state.pending.data["cards"]) > 1 or a.own is not None or not own, "illegal_target",
+                  "the single card replaces an own card", "6.9.6")
+    answer("shoebill", ShoebillReplace, validate=check)
