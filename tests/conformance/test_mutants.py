@@ -81,3 +81,15 @@ def test_the_tool_writes_table_and_json(tmp_path, capsys):
     assert {m["mutant"] for m in document["mutants"]} == {"no_gift", "toucans_dont_match"}
     assert all(m["status"] == "killed" and m["killed_by"] for m in document["mutants"])
     assert "3.1.8" in table.read_text()
+
+
+def test_equivalent_mutants_are_listed_not_counted(suite):
+    from baobei_conform.mutants.patching import Mutant
+
+    same = Mutant("sorted_nothing", "Sorts nothing.", ("2.5.1",), lambda: None, equivalent="changes no behaviour")
+    results = run_mutants([same, MUTANTS["no_gift"]], suite)
+    assert [r.status for r in results] == ["equivalent", "killed"]
+    figures = summary(results)
+    assert (figures["mutants"], figures["mutants_killed"]) == (1, 1)
+    assert figures["equivalent"] == {"sorted_nothing": "changes no behaviour"}
+    assert "- `sorted_nothing`: changes no behaviour" in markdown(default_spec(), results, figures)
