@@ -403,3 +403,17 @@ def first_player_any_seat():
 def seven_players_allowed():
     """A game may seat seven players (the deal of 3 to 6 read as "3 or more")."""
     params(max_players=7, hand_size={**defaults().hand_size, 7: 4})
+
+
+@mutant("2.5.4", "2.5.1")
+def new_slot_in_front():
+    """A newly created slot goes in front of the others (slot 1), and the other cards are renumbered."""
+    old = zones.add
+
+    def add(s, owner, slot, card, by):
+        if slot == len(s.zones[owner]) + 1:
+            s.zones[owner].insert(0, card)
+            zones._touch(s, owner, by)
+        else:
+            old(s, owner, slot, card, by)
+    zones.add = add

@@ -523,3 +523,30 @@ def double_pluck_shield_per_removal():
         both = len(t) == 2 and all(o == s.bao for o, _ in t)
         g.require(not (both and s.shield == "armed" and p != s.bao), "shielded", "shield", "4.2.9")
     _claim_check(extra)
+
+
+@mutant("3.4.5", "2.5.2")
+def gift_slot_disappears():
+    """The claimant's slot that held the gift disappears: their later cards move up one slot (ruling R-26)."""
+    old = pluck.give
+
+    def give(g, player, own_slot, rival, rival_slot):
+        old(g, player, own_slot, rival, rival_slot)
+        del g.state.zones[player][own_slot - 1]
+    pluck.give = give
+
+
+@mutant("3.5.5", "3.5.7")
+def window_penalty_to_active_player():
+    """A failed claim in a window gives the penalty card to the active player, whose discard it was."""
+    step("penalty", lambda old, g, player: old(g, g.state.active))
+
+
+@mutant("3.5.5", "3.5.6")
+def penalty_card_shown_to_all():
+    """The penalty card is shown to everyone before it is placed."""
+    def place(old, g, owner, card, by, clause):
+        if clause == "3.5.6":
+            g.state.show_all(card)
+        old(g, owner, card, by, clause)
+    step("place", place)

@@ -345,3 +345,12 @@ def shield_spares_later_cards():
                 s.shield = "active"
         return old_check(g, player, targets, own_draw)
     zones.add, pluck.check_claim = add, check
+
+
+@mutant("4.2.8", "4.2.2")
+def caller_activates_own_shield():
+    """The caller's own modification of their cards (a defensive pluck) also activates the shield."""
+    def touch(s, owner, by):
+        if s.shield == "armed" and owner == s.bao:
+            s.shield_touched = True
+    zones._touch = touch

@@ -421,3 +421,22 @@ def shoebill_single_card_replaces_own():
         g.require(len(g.state.pending.data["cards"]) > 1 or a.own is not None or not own, "illegal_target",
                   "the single card replaces an own card", "6.9.6")
     answer("shoebill", ShoebillReplace, validate=check)
+
+
+@mutant("6.7.1")
+def toco_may_target_oneself():
+    """The Toco Toucan may add the card to its user's own zone."""
+    answer("toco_toucan", TocoAdd, validate=lambda g, a: g.require_player(a))
+
+
+@mutant("6.6.1", "6.6.2")
+def macaw_one_player_pair():
+    """The Macaw may look at two cards of the same player."""
+    answer("macaw", MacawLook, validate=lambda g, a: (g.require_player(a), g.check_target(a.first, "6.6.1"),
+                                                        g.check_target(a.second, "6.6.1")))
+
+
+@mutant("6.3.1")
+def white_pelican_owner_also_sees():
+    """The White Pelican's look is shared with the card's owner."""
+    then_also("white_pelican", PeekAt, lambda g, a: g.state.see(g.state.card_at(a.target), a.target[0]))
