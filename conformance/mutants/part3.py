@@ -550,3 +550,14 @@ def penalty_card_shown_to_all():
             g.state.show_all(card)
         old(g, owner, card, by, clause)
     step("place", place)
+
+
+@mutant("3.4.5", "3.4.4")
+def gift_seen_by_receiver():
+    """The rival who receives the gift looks at it."""
+    old = pluck.give
+
+    def give(g, player, own_slot, rival, rival_slot):
+        old(g, player, own_slot, rival, rival_slot)
+        g.state.see(g.state.card_at((rival, rival_slot)), rival)
+    pluck.give = give

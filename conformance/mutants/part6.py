@@ -440,3 +440,44 @@ def macaw_one_player_pair():
 def white_pelican_owner_also_sees():
     """The White Pelican's look is shared with the card's owner."""
     then_also("white_pelican", PeekAt, lambda g, a: g.state.see(g.state.card_at(a.target), a.target[0]))
+
+
+@mutant("6.11.1", "6.6.1")
+def macaw_look_counts_as_moved():
+    """Cards the Macaw looked at count as moved by a power this turn, even when it leaves them (ruling R-08)."""
+    def extra(g, a):
+        s = g.state
+        s.moved.update((s.card_at(a.first), s.card_at(a.second)))
+    then_also("macaw", MacawLook, extra)
+
+
+@mutant("6.9.5", equivalent="Views show nothing of the cards under the pile but their count, and a recycle makes "
+                              "them unknown to everyone (7.1.5) before any of them can reach a zone again: what a "
+                              "player knows of a card under the pile never shows in any position.")
+def shoebill_user_sees_replaced_cards():
+    """The Shoebill's user looks at the two cards it replaces before sliding them under the pile."""
+    def put(g, player, target, card):
+        g.state.see(g.state.card_at(target), player)
+        old(g, player, target, card)
+    old = powers._shoebill_put
+    powers._shoebill_put = put
+
+
+@mutant("6.7.2")
+def toco_card_seen_by_user():
+    """The Toco Toucan's user looks at the card before adding it to the rival's zone."""
+    def place(old, g, owner, card, by, clause):
+        if clause == "6.7.1":
+            g.state.see(card, by)
+        old(g, owner, card, by, clause)
+    step("place", place)
+
+
+@mutant("6.5.1", "2.5.5")
+def blind_swap_owners_look():
+    """After a blind swap each owner looks at the card they received."""
+    def extra(g, a):
+        s = g.state
+        s.see(s.card_at(a.first), a.first[0])
+        s.see(s.card_at(a.second), a.second[0])
+    then_also("blind_swap", BlindSwap, extra)
