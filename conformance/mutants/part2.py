@@ -417,3 +417,22 @@ def new_slot_in_front():
         else:
             old(s, owner, slot, card, by)
     zones.add = add
+
+
+@mutant("2.2.1")
+def initial_peek_reverse_order():
+    """The players peek at their two cards in reverse seating order (ruling R-15: in seating order)."""
+    def peek(old, g, index):
+        s = g.state
+        if index < len(s.players):
+            g.ask("initial_peek", s.players[len(s.players) - 1 - index], count=g.params.initial_peek)
+        else:
+            old(g, index)
+    step("initial_peek", peek)
+    validate, perform = original("initial_peek", InitialPeek)
+
+    def wrong(g, a):
+        s = g.state
+        perform(g, a)
+        s.agenda[-1] = ["initial_peek", len(s.players) - s.players.index(a.player)]
+    answer("initial_peek", InitialPeek, perform=wrong)

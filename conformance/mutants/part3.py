@@ -561,3 +561,33 @@ def gift_seen_by_receiver():
         old(g, player, own_slot, rival, rival_slot)
         g.state.see(g.state.card_at((rival, rival_slot)), rival)
     pluck.give = give
+
+
+@mutant("3.2.5", "3.5.5")
+def void_simultaneous_claims_penalized():
+    """Of simultaneous claims, those without priority that would have failed also cost a penalty card."""
+    _, perform = original("window", pluck.SimultaneousPlucks)
+
+    def wrong(g, a):
+        s = g.state
+        reference = s.discard[-1]
+        order = s.rivals(s.active)
+        valid = pluck._valid_claims(g, a.claims)
+        winner = min(valid, key=lambda c: order.index(c.player))
+        losers = [c.player for c in valid if c is not winner
+                  and not all(g.catalog.matches(reference, s.card_at(t)) for t in c.targets)]
+        perform(g, a)
+        g.then(*[["penalty", p] for p in losers])
+    answer("window", pluck.SimultaneousPlucks, perform=wrong)
+
+
+@mutant("3.6.7")
+def double_gifts_in_reverse_order():
+    """The gifts of a double pluck on two rivals are given in reverse target order (ruling R-25)."""
+    def fix(g, a, steps):
+        gifts = [x for x in steps if x[0] == "gift"]
+        if len(gifts) == 2:
+            i, j = steps.index(gifts[0]), steps.index(gifts[1])
+            steps[i], steps[j] = steps[j], steps[i]
+        return steps
+    resolution(fix)

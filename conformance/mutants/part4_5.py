@@ -354,3 +354,13 @@ def caller_activates_own_shield():
         if s.shield == "armed" and owner == s.bao:
             s.shield_touched = True
     zones._touch = touch
+
+
+@mutant("2.4.1", "5.3.1")
+def next_round_highest_cumulative_starts():
+    """The next round is started by the player with the highest cumulative score, not the last round's."""
+    old = scoring._next_round
+
+    def wrong(g, scores):
+        old(g, {p: g.state.scores[p] for p in scores})
+    scoring._next_round = wrong

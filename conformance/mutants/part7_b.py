@@ -298,3 +298,16 @@ def zero_cards_score_penalty():
     old = scoring.round_total
     scoring.round_total = lambda g, p: old(g, p) if g.state.count(p) else 5
 
+
+
+@mutant("7.2.2", "7.2.4")
+def third_recycle_restarts_final_phase():
+    """Every later recycle starts the final phase again: everyone but the active player is owed a new last turn
+    (ruling R-26: a third recycle changes nothing)."""
+    _, perform = original("recycle", Shuffle)
+
+    def wrong(g, a):
+        perform(g, a)
+        if g.state.recycles > g.params.final_phase_recycle:
+            deck.start_final_phase(g)
+    answer("recycle", Shuffle, perform=wrong)
