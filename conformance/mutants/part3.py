@@ -591,3 +591,25 @@ def double_gifts_in_reverse_order():
             steps[i], steps[j] = steps[j], steps[i]
         return steps
     resolution(fix)
+
+
+@mutant("3.3.3", "3.2.3")
+def window_removed_card_under_reference():
+    """A card removed in a window goes on the pile under the active player's discard, which stays on top."""
+    def fix(g, a, steps):
+        if a.success and not a.own_draw and len(a.targets) == 1:
+            d = g.state.discard
+            d[-1], d[-2] = d[-2], d[-1]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.3.1", "3.3.4", "2.6.4")
+def window_defensive_pluck_takes_reference():
+    """A successful defensive pluck in a window puts the discarded reference into the emptied slot."""
+    def fix(g, a, steps):
+        if a.success and not a.own_draw and len(a.targets) == 1 and a.targets[0][0] == a.player:
+            s = g.state
+            s.zones[a.player][a.targets[0][1] - 1] = s.discard.pop(-2)
+        return steps
+    resolution(fix)

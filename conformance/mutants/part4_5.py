@@ -364,3 +364,16 @@ def next_round_highest_cumulative_starts():
     def wrong(g, scores):
         old(g, {p: g.state.scores[p] for p in scores})
     scoring._next_round = wrong
+
+
+@mutant("4.1.6", "4.1.4")
+def no_powers_in_last_turns():
+    """During the rivals' last turns after BAO, powers no longer activate."""
+    step("power", lambda old, g, player, card, clause: None if g.state.bao is not None and not g.state.final_phase
+         else old(g, player, card, clause))
+
+
+@mutant("5.4.1", "2.1.3")
+def decisive_round_five_cards_each():
+    """Every decisive round deals 5 cards each, whatever the number of tied players."""
+    params(decisive_hand_size=dict.fromkeys(defaults().decisive_hand_size, 5))

@@ -311,3 +311,15 @@ def third_recycle_restarts_final_phase():
         if g.state.recycles > g.params.final_phase_recycle:
             deck.start_final_phase(g)
     answer("recycle", Shuffle, perform=wrong)
+
+
+@mutant("7.2.5")
+def no_plucks_in_final_phase():
+    """Once the final phase has started nobody may pluck any more: discards open no window."""
+    step("window", lambda old, g, reference: None if g.state.final_phase else old(g, reference))
+
+
+@mutant("7.2.5", "6.1.2")
+def no_powers_in_final_phase():
+    """Once the final phase has started powers no longer activate."""
+    step("power", lambda old, g, player, card, clause: None if g.state.final_phase else old(g, player, card, clause))
