@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.runner.engine import params_to_json
-from baobei_ref.game import default_params
+from baobei_spec import default_spec
 
 PER_COUNT = ("hand_size", "decisive_hand_size")  # by player count: the override is this count's
 PLAIN = ("initial_peek", "bao_failure_minimum", "bao_failure_factor", "final_phase_recycle")
@@ -16,7 +15,8 @@ def rule_overrides(values: dict[str, tuple[int, int]], rules: dict[str, tuple[in
     Both map a name to (value, script line)."""
     out: dict = {}
     if values:
-        catalog = params_to_json()["catalog"]
+        catalog = [{"species": sp.id, "family": sp.family, "value": sp.value, "power": sp.power, "count": sp.count}
+                   for sp in default_spec().species_list]  # the handshake's catalog (docs/protocol.md, hello)
         known = {entry["species"] for entry in catalog}
         for species, (_, line) in values.items():
             if species not in known:
@@ -24,7 +24,7 @@ def rule_overrides(values: dict[str, tuple[int, int]], rules: dict[str, tuple[in
         out["catalog"] = [{**entry, "value": values.get(entry["species"], (entry["value"],))[0]} for entry in catalog]
     for name, (value, rule_line) in rules.items():
         if name in PER_COUNT:
-            out[name] = {**{str(k): v for k, v in getattr(default_params(), name).items()}, str(players): value}
+            out[name] = {str(players): value}  # merged into the handshake's map key by key
         elif name in PLAIN:
             out[name] = value
         else:

@@ -144,3 +144,21 @@ end
     assert (outcome.status, outcome.actual) == ("fail", "eagle swallow _ _")
     outcome = _run(tmp_path, "expect round table p0: owl _ heron _\n", bao_round)
     assert (outcome.status, outcome.actual) == ("fail", "no scored round")
+
+
+def test_rule_hand_size_applies_to_the_next_deal(tmp_path):
+    ending = """\
+setup
+  zone p0: owl _ _ _
+  zone p1: eagle _ _ _
+  deck: swallow
+  recycles 2
+  final phase
+  last turns
+  rule hand_size 3
+  active p0
+end
+"""
+    script = "p0 draws\np0 discards\nnobody plucks\nexpect pending deal\nshuffle:\n"
+    assert _run(tmp_path, script + "expect p0 has 3 cards\nexpect p1 has 3 cards\n", ending).status == "pass"
+    assert _run(tmp_path, script + "expect p0 has 5 cards\n", ending).status == "fail"
