@@ -59,7 +59,7 @@ def test_known_mutants_are_killed_and_tabulated(suite):
     by_name = {r.mutant.name: r for r in results}
     assert "pluck-own-draw-pelican-family" in by_name["pelicans_dont_match"].killed_by
     assert "scoring-bao-fail-9-vs-7-scores-18" in by_name["bao_failure_plain_total"].killed_by
-    assert by_name["shield_applies_in_final_phase"].killed_by == ["deck-final-phase-ends-the-shield"]
+    assert "deck-final-phase-ends-the-shield" in by_name["shield_applies_in_final_phase"].killed_by
     figures = summary(results)
     assert (figures["mutants"], figures["mutants_killed"], figures["survivors"]) == (3, 3, [])
     table = markdown(default_spec(), results, figures)
@@ -67,7 +67,8 @@ def test_known_mutants_are_killed_and_tabulated(suite):
 
 
 def test_a_survivor_is_listed(suite):
-    scenarios = [s for s in suite if s.id.startswith("turn-")]
+    scenarios = [s for s in suite if s.id == "turn-keep-replaces-exactly-the-chosen-slot"]
+    assert scenarios
     figures = summary(run_mutants([MUTANTS["bao_no_minimum"]], scenarios))
     assert figures["survivors"] == ["bao_no_minimum"] and figures["mutants_killed"] == 0
 
