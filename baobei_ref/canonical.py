@@ -36,6 +36,8 @@ def state_to_json(g) -> dict:
         "seen": {c: sorted(ps) for c, ps in sorted(s.seen.items()) if ps},
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
         "round_scores": None if s.round_scores is None else {str(p): v for p, v in sorted(s.round_scores.items())},
+        "round_zones": None if s.round_zones is None else {
+            str(p): [None if c is None else _card(g.catalog, c) for c in z] for p, z in sorted(s.round_zones.items())},
         "bao": s.bao,
         "shield": s.shield,
         "shield_touched": s.shield_touched,
@@ -65,6 +67,9 @@ def state_from_json(cls, data: dict, params=None, catalog=None):
         s.scores = {int(p): v for p, v in data["scores"].items()}
         rs = data.get("round_scores")
         s.round_scores = None if rs is None else {int(p): v for p, v in rs.items()}
+        rz = data.get("round_zones")
+        s.round_zones = None if rz is None else {int(p): [None if c is None else c["card"] for c in z]
+                                                 for p, z in rz.items()}
         s.bao, s.shield, s.shield_touched = data["bao"], data["shield"], data.get("shield_touched", False)
         s.recycles, s.final_phase = data["recycles"], data["final_phase"]
         s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])

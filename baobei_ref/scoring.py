@@ -27,6 +27,7 @@ def step_score_round(g) -> None:
     elif s.bao is not None:  # ruling R-05: the final phase scores everyone's ordinary total
         g.emit("bao_void", "7.2.6", ruling="R-05", player=s.bao)
     s.round_scores = scores
+    s.round_zones = {p: list(s.zones[p]) for p in s.players}  # the table as the round ended, before a deal clears it
     g.emit("round_scored", "5.1.1", also=("5.2.1", "5.3.1") + (("B.1",) if 0 in map(s.count, s.players) else ()),
            totals=_keyed(totals), scores=_keyed(scores))
     if s.decisive:

@@ -65,6 +65,7 @@ class State:
     seen: dict[str, set[int]] = field(default_factory=dict)  # card -> players who know it
     scores: dict[int, int] = field(default_factory=dict)  # cumulative (5.3.1)
     round_scores: dict[int, int] | None = None  # of the last scored round
+    round_zones: dict[int, list[str | None]] | None = None  # the final table of the last scored round (5.1.1)
     bao: int | None = None  # the BAO caller of this round
     shield: str = "none"  # none | armed (BAO called, no rival modification yet) | active
     shield_touched: bool = False  # a rival modified the caller's zone in the action under way

@@ -9,6 +9,8 @@ process and through ``baobei-ref serve`` over the protocol, one worker, the engi
 (stdio_start_s: starting it and the handshake); each the fastest of five runs.
 hostile_peak_mb: the peak memory (MB) of a harness process running one scenario on an engine that answers it
 with a 200 MB line (the harness gives up at its 16 MiB line limit; must stay below 300).
+mutants / mutants_killed: mutation testing (``tools/mutate.py``): every mutant against the whole suite in
+process; equivalent mutants are left out of both counts and listed in mutants_equivalent; mutants_s its time.
 report_build_s: ``baobei-conform report`` for the full suite with no results file (the reference run in process,
 the exercised-coverage run, every page written) into a temporary folder.
 """
@@ -136,6 +138,18 @@ def bench_hostile() -> dict:
     done = subprocess.run([sys.executable, "-c", HOSTILE_RUN, str(scenario), HUGE_LINE_ENGINE], capture_output=True,
                           text=True, check=True, timeout=300)
     return {"hostile_peak_mb": round(float(done.stdout.split()[-1]), 1)}
+def bench_mutants() -> dict:
+    """The scenario suite against every mutant of the reference (docs/mutants.md)."""
+    from baobei_conform.harness import Selection, load_suite
+    from baobei_conform.mutants import MUTANTS
+    from baobei_conform.mutants.run import run_mutants, summary
+
+    scenarios, _ = load_suite([ROOT / "scenarios"], Selection())
+    start = time.perf_counter()
+    figures = summary(run_mutants(list(MUTANTS.values()), scenarios))
+    return {"mutants": figures["mutants"], "mutants_killed": figures["mutants_killed"],
+            "mutants_survivors": figures["survivors"], "mutants_equivalent": figures["equivalent"],
+            "mutants_s": round(time.perf_counter() - start, 2)}
 
 
 def bench_report() -> dict:
@@ -159,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_suite())
     figures.update(bench_report())
     figures.update(bench_hostile())
+    figures.update(bench_mutants())
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:

@@ -77,8 +77,9 @@ class Engine(ABC):
     def setup(self, state: dict, params: dict | None) -> None:
         self._one(("setup", state, params))
 
-    def new_game(self, players: int) -> None:
-        self._one(("new_game", players))
+    def new_game(self, players: int) -> str | None:
+        """None, or the error code of a refused player count."""
+        return self._one(("new_game", players))
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
         return self._one(("apply", action))

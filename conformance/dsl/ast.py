@@ -21,6 +21,7 @@ class NewGame:
 
     line: int
     players: int
+    code: str | None = None  # the error code a refused player count must get
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.dsl.overrides import rule_overrides
 from baobei_ref.errors import RuleError
 from baobei_ref.setup import position
 
@@ -19,6 +20,7 @@ from baobei_ref.setup import position
 def _setup_step(stmt: Setup) -> dict:
     options = dict(stmt.options)
     threshold = options.pop("threshold", None)
+    overrides = rule_overrides(options.pop("values", {}), options.pop("rules", {}), len(options.get("zones") or {}))
     zones = options.get("zones") or {}
     if "scores" in options:
         options["scores"] = dict(enumerate(options["scores"]))
@@ -30,7 +32,9 @@ def _setup_step(stmt: Setup) -> dict:
         raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
     step = {"op": "setup", "line": stmt.line, "state": game.to_json()}
     if threshold is not None:
-        step["params"] = {"threshold": {str(len(zones)): threshold}}
+        overrides["threshold"] = {str(len(zones)): threshold}
+    if overrides:
+        step["params"] = overrides
     return step
 
 
@@ -42,7 +46,8 @@ def _steps(statements: list[Statement]) -> list[dict]:
         elif isinstance(stmt, Setup):
             steps.append(_setup_step(stmt))
         elif isinstance(stmt, NewGame):
-            steps.append({"op": "new_game", "line": stmt.line, "players": stmt.players})
+            steps.append({"op": "new_game", "line": stmt.line, "players": stmt.players}
+                         | ({"code": stmt.code} if stmt.code else {}))
         elif isinstance(stmt, Act) and isinstance(stmt.action, ShuffleSpecies):
             steps.append({"op": "shuffle", "line": stmt.line, "order": list(stmt.action.order)})
         elif isinstance(stmt, Act):

@@ -75,6 +75,9 @@ def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
     return problems
 
 
+CARD_FIELDS = ("card", "reference", "cards")  # event fields whose word value names a species
+
+
 def _walk(node: Tree, known: dict, table: _Table | None, out: list[tuple[str, Token]]) -> None:
     """Check the tokens of ``node`` and its subtrees (players and slots only with a ``table``)."""
     tokens = []
@@ -85,6 +88,8 @@ def _walk(node: Tree, known: dict, table: _Table | None, out: list[tuple[str, To
             tokens.append(child)
     for token in tokens:
         what, names = known.get(token.type, (None, None))
+        if node.data == "event_field" and token.type == "SPECIES" and str(node.children[0]) not in CARD_FIELDS:
+            continue  # a word that is not a card: a power's name, yes or no (conformance/runner/event_fields.py)
         if names is not None and token not in names:
             out.append((f"unknown {what} {str(token)!r}{nearest(str(token), names)}", token))
     if table is None or node.data in DEFINING:
@@ -104,14 +109,24 @@ def _walk(node: Tree, known: dict, table: _Table | None, out: list[tuple[str, To
 
 
 def _event_player_problems(check: Tree, events: dict[str, tuple[str, ...]]) -> list[tuple[str, Token]]:
-    """``for pN`` on an event kind without a ``player`` field never matches: vacuous under ``no event``."""
+    """``for pN`` on an event kind without a ``player`` field, or ``with FIELD ...`` naming a field the kind
+    lacks, never matches: vacuous under ``no event``."""
     kind, *rest = check.children
-    players = [t for t in rest if t.type == "PLAYER"]
+    players = [t for t in rest if isinstance(t, Token) and t.type == "PLAYER"]
     fields = events.get(str(kind))
-    if players and fields is not None and "player" not in fields:
-        return [(f"a {str(kind)!r} event has no player (its fields: {', '.join(fields) or 'none'}), "
-                 f"so 'for {players[0]}' never matches", players[0])]
-    return []
+    if fields is None:
+        return []  # an unknown kind is reported on its own
+    out = []
+    if players and "player" not in fields:
+        out.append((f"a {str(kind)!r} event has no player (its fields: {', '.join(fields) or 'none'}), "
+                    f"so 'for {players[0]}' never matches", players[0]))
+    for named in (t for t in rest if isinstance(t, Tree) and t.data == "event_fields"):
+        for field in named.children:
+            name = field.children[0]
+            if str(name) not in fields:
+                out.append((f"a {str(kind)!r} event has no field {str(name)!r}{nearest(str(name), fields)} "
+                            f"(its fields: {', '.join(fields) or 'none'})", name))
+    return out
 
 
 def _slot_problem(owner: int, slot: int, token: Token, table: _Table) -> list[tuple[str, Token]]:

@@ -46,6 +46,9 @@ class ToAst(Transformer):
     def new_game(self, meta, c):
         return NewGame(meta.line, int(c[0]))
 
+    def reject_new_game(self, meta, c):
+        return NewGame(meta.line, int(c[1]), str(c[0]))
+
     def setup(self, meta, items):
         options: dict = {}
         for key, value in items:
@@ -53,6 +56,8 @@ class ToAst(Transformer):
                 options.setdefault("zones", {}).update(value)
             elif key == "known":
                 options.setdefault("known", {}).setdefault(value[0], []).extend(value[1])
+            elif key in ("values", "rules"):
+                options.setdefault(key, {}).update(value)
             else:
                 options[key] = value
         return Setup(meta.line, options)
@@ -107,6 +112,12 @@ class ToAst(Transformer):
 
     def threshold(self, meta, c):
         return "threshold", int(c[0])
+
+    def value(self, meta, c):
+        return "values", {str(c[0]): (int(c[1]), meta.line)}
+
+    def rule(self, meta, c):
+        return "rules", {str(c[0]): (int(c[1]), meta.line)}
 
     # --- decisions ---
     def act(self, meta, c):
@@ -237,17 +248,29 @@ class ToAst(Transformer):
     def event(self, meta, c):
         args: dict = {"kind": str(c[0]), "present": True}
         for tok in c[1:]:
-            if tok.type == "PLAYER":
+            if isinstance(tok, dict):
+                args["fields"] = tok
+            elif tok.type == "PLAYER":
                 args["player"] = _player(tok)
             else:
                 args["clause"] = str(tok)
         return Check("event", args)
 
     def no_event(self, meta, c):
-        args: dict = {"kind": str(c[0]), "present": False}
-        if len(c) > 1:
-            args["player"] = _player(c[1])
-        return Check("event", args)
+        check = self.event(meta, c)
+        check.args["present"] = False
+        return check
+
+    def event_fields(self, meta, c):
+        return dict(c)
+
+    def event_field(self, meta, c):
+        value = c[1]
+        if value.type == "TARGET":
+            return str(c[0]), list(_target(value))
+        if value.type == "PLAYER":
+            return str(c[0]), _player(value)
+        return str(c[0]), int(value) if value.type == "SIGNED_INT" else str(value)
 
     def round_score(self, meta, c):
         return Check("round_score", {"player": _player(c[0]), "score": int(c[1])})
@@ -282,11 +305,24 @@ class ToAst(Transformer):
     def holds_is(self, meta, c):
         return Check("drawn", {"species": str(c[0])})
 
+    def no_final_phase(self, meta, c):
+        return Check("final_phase", {"value": False})
+
+    def no_bao(self, meta, c):
+        return Check("bao", {"player": None})
+
+    def round_table(self, meta, c):
+        return Check("round_table", {"player": _player(c[0]), "species": list(c[1:])})
+
+    def under_is(self, meta, c):
+        return Check("under", {"species": [str(s) for s in c]})
+
 
 _DESCRIBED = {"_NL": "end of line", "TARGET": "a slot like p1.3", "PLAYER": "a player like p1",
               "SPECIES": "a species", "INT": "a number", "SIGNED_INT": "a number", "CLAUSE": "a clause id",
               "EVENT": "an event kind", "DECISION": "a decision kind", "ERROR_CODE": "an error code",
-              "RULING": "a ruling id like R-05", "READING": "a reading letter like A"}
+              "RULING": "a ruling id like R-05", "READING": "a reading letter like A",
+              "FIELD": "an event field", "RULE_NAME": "a rule parameter"}
 
 
 def _describe(name: str) -> str:

@@ -187,6 +187,8 @@ class StdioEngine(Engine):
     def _result(self, message: dict, reply: dict):
         """What the runner gets from a reply: events or an error code for apply, the state, the view."""
         cmd = message["cmd"]
+        if cmd == "new_game" and not reply["ok"] and isinstance((reply.get("error") or {}).get("code"), str):
+            return clean(reply["error"]["code"], 200)  # a refused player count: the runner judges the code
         if cmd == "apply":
             if not reply["ok"]:
                 code = (reply.get("error") or {}).get("code")

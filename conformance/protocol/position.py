@@ -13,6 +13,7 @@ from baobei_spec import default_spec
 FIELDS = ("seats", "players", "round", "decisive", "turn", "active", "first", "zones", "deck", "discard", "top",
           "under", "box", "drawn", "seen", "scores", "round_scores", "bao", "shield", "shield_touched", "recycles",
           "final_phase", "last_turns", "moved", "pending", "agenda", "winner")
+OPTIONAL = ("round_zones",)  # the final table of the last scored round, when a round has been scored
 BIG = 10 ** 9  # bound of any count or score
 SHIELDS = ("none", "armed", "active")
 CHANCE = ("first_player", "deal", "recycle", "window", "game_over")  # decided by nobody in particular
@@ -66,7 +67,7 @@ def check_position(state, species_of: dict[str, str], min_players: int, max_play
     need(isinstance(state, dict), "a state is a JSON object")
     for name in FIELDS:
         need(name in state, f"the state lacks {name!r}")
-    extra = sorted(set(state) - set(FIELDS))
+    extra = sorted(set(state) - set(FIELDS) - set(OPTIONAL))
     need(not extra, f"unknown field {extra[:1]}")
     seats = _int(state["seats"], "seats", min_players, max_players)
     players = state["players"]
@@ -105,6 +106,13 @@ def check_position(state, species_of: dict[str, str], min_players: int, max_play
              f"seen.{card} must list seats")
     _by_player(state["scores"], "scores", seats)
     _by_player(state["round_scores"], "round_scores", seats, optional=True)
+    round_zones = state.get("round_zones")
+    need(round_zones is None or (isinstance(round_zones, dict) and all(
+        isinstance(z, list) and len(z) <= len(species_of) and all(
+            c is None or (isinstance(c, dict) and set(c) == {"card", "species"} and c["card"] in species_of
+                          and c["species"] == species_of[c["card"]]) for c in z)
+        and k.isdigit() and int(k) < seats for k, z in round_zones.items())),
+         "round_zones must be null or map seats to lists of slots (null or {card, species})")
     last = state["last_turns"]
     need(last is None or (isinstance(last, list) and all(type(p) is int and p in players for p in last)),
          "last_turns must be null or a list of players")

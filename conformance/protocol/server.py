@@ -82,7 +82,9 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
     if cmd == "setup":
         return _setup(engine, request, log)
     if cmd == "new_game":
-        engine.new_game(request["players"])
+        code = engine.new_game(request["players"])
+        if code is not None:
+            return {"ok": False, "error": {"code": code, "message": f"no game for {request['players']} players"}}
         log.start("new_game", request["players"])
         return {"ok": True}
     if cmd == "apply":

@@ -75,13 +75,15 @@ def _sections(report: Report) -> list[dict]:
     return tops
 
 
-def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios", impact_file=None) -> Path:
+def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios", impact_file=None,
+                 mutants: list[dict] | None = None) -> Path:
     """Write the report into ``out_dir``; return the path of its index.html.
 
     Several results files: several engines side by side. None: the suite is run on the reference in process.
     ``impact_file``: a ``baobei-conform rulings --json FILE`` document, shown on the rulings page.
+    ``mutants``: mutation results to show per clause (see ``load_mutants``).
     """
-    report = collect([Path(f) for f in results_files or []], scenarios_dir)
+    report = collect([Path(f) for f in results_files or []], scenarios_dir, mutants=mutants)
     return write_report(report, Path(out_dir), load_impact(impact_file) if impact_file else None)
 
 

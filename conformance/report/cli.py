@@ -1,10 +1,12 @@
-"""``baobei-conform report [RESULTS.json ...] [--out DIR] [--scenarios DIR]``: write the HTML report."""
+"""``baobei-conform report [RESULTS.json ...] [--out DIR] [--scenarios DIR] [--mutants [FILE]]``: the HTML report."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from pathlib import Path
 
 from baobei_conform.outputs import unwritable_folder
 from baobei_conform.report.build import build_report
@@ -24,7 +26,30 @@ def report_parser() -> argparse.ArgumentParser:
                         help="the scenario folder (sources, steps, exercised coverage; default: the installed suite)")
     parser.add_argument("--rulings", metavar="IMPACT.json",
                         help="the document of `baobei-conform rulings --json FILE`: each reading's measured impact")
+    parser.add_argument("--mutants", nargs="?", const="run", metavar="MUTANTS.json",
+                        help="show per clause the mutants that break it: the JSON of `tools/mutate.py --json`, "
+                             "or nothing to run them now (docs/mutants.md)")
     return parser
+
+
+def load_mutants(source: str | None, scenarios_dir: str) -> list[dict] | None:
+    """Mutation results: read from ``tools/mutate.py --json``'s file, or run now (``run``)."""
+    if source is None:
+        return None
+    if source == "run":
+        from baobei_conform.harness import Selection, load_suite
+        from baobei_conform.mutants import MUTANTS
+        from baobei_conform.mutants.run import run_mutants
+
+        scenarios, _ = load_suite([scenarios_dir], Selection())
+        try:
+            return [r.to_json() for r in run_mutants(list(MUTANTS.values()), scenarios)]
+        except ValueError as exc:
+            raise ReportError(str(exc)) from None
+    try:
+        return json.loads(Path(source).read_text(encoding="utf-8"))["mutants"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ReportError(f"{source}: not the JSON of tools/mutate.py --json: {exc}") from None
 
 
 def report_main(argv: list[str] | None = None) -> int:
@@ -36,7 +61,8 @@ def report_main(argv: list[str] | None = None) -> int:
         return 2
     start = time.perf_counter()
     try:
-        index = build_report(args.out, args.results, args.scenarios or default_suite()[0], args.rulings)
+        scenarios = args.scenarios or default_suite()[0]
+        index = build_report(args.out, args.results, scenarios, args.rulings, load_mutants(args.mutants, scenarios))
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)
         return 2

@@ -278,6 +278,7 @@ class ClauseRow:
     part: str
     cited_by: list[str]  # scenario ids
     exercised_by: list[str]  # scenario ids whose reference run emitted an event citing it
+    mutants: list[tuple[str, str]] = field(default_factory=list)  # (mutant breaking it, killed | survived | ...)
 
     @property
     def id(self) -> str:
@@ -374,6 +375,8 @@ class Report:
             "reference_errors": [(s.id, s.exercise.error) for s in self.scenarios if s.exercise.error],
             "results_only": [s.id for s in self.scenarios if s.scenario is None],
             "unknown_events": sorted({c for s in self.scenarios for c in s.exercise.clauses} - set(self.clauses)),
+            "mutants": dict(m for c in rows for m in c.mutants),  # mutant -> status, when given
+            "normative_unmutated": [c.id for c in normative if not c.mutants],
         }
 
 
@@ -390,8 +393,9 @@ def load_suite_dir(scenarios_dir: str | Path, spec: Spec) -> tuple[list[Scenario
 
 
 def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | Path = "scenarios",
-            spec: Spec | None = None) -> Report:
-    """Everything the report shows. No results file: the suite is run on the reference in process."""
+            spec: Spec | None = None, mutants: list[dict] | None = None) -> Report:
+    """Everything the report shows. No results file: the suite is run on the reference in process.
+    ``mutants``: mutation results (``tools/mutate.py --json``'s ``mutants``), shown per clause."""
     spec = spec or default_spec()
     suite, broken = load_suite_dir(scenarios_dir, spec)
     taken: set[str] = set()
@@ -445,6 +449,11 @@ def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | 
         for rid in sorted(s.exercise.rulings):
             if rid in rulings:
                 rulings[rid].exercised_by.append(s.id)
+
+    for entry in mutants or ():
+        for cid in entry["clauses"]:
+            if cid in clauses:
+                clauses[cid].mutants.append((entry["mutant"], entry["status"]))
 
     parts = sorted({s.part for s in scenarios} | {p for e in engines for p in e.by_part}, key=part_key)
     part_titles = {}

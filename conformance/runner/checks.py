@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from baobei_conform.runner.event_fields import fields_match
+
 
 def species(card: str | None) -> str | None:
     """Card ids are ``<species>-<n>``."""
@@ -62,7 +64,7 @@ def evaluate(check: dict, state: dict, events: list[dict], view) -> tuple[bool, 
         return actual == check["score"], str(check["score"]), _show(actual)
     if what in ("first", "winner", "bao"):
         actual = state[what]
-        return actual == check["player"], f"p{check['player']}", "none" if actual is None else f"p{actual}"
+        return actual == check["player"], _player_text(check["player"]), _player_text(actual)
     if what == "view":
         owner, slot = check["target"]
         zone = view(check["viewer"])["zones"].get(str(owner), [])
@@ -76,11 +78,26 @@ def evaluate(check: dict, state: dict, events: list[dict], view) -> tuple[bool, 
     if what == "recycles":
         return state["recycles"] == check["count"], str(check["count"]), str(state["recycles"])
     if what == "final_phase":
-        return state["final_phase"] == check["value"], "final phase", "final phase" if state["final_phase"] else "no"
+        text = {True: "final phase", False: "no final phase"}
+        return state["final_phase"] == check["value"], text[check["value"]], text[bool(state["final_phase"])]
+    if what == "round_table":
+        tables = state.get("round_zones")
+        zone = None if tables is None else tables.get(str(check["player"]))
+        actual = "no scored round" if zone is None else " ".join(
+            "_" if c is None else c["species"] for c in zone)
+        return actual == " ".join("_" if s is None else s for s in check["species"]), " ".join(
+            "_" if s is None else s for s in check["species"]), actual
+    if what == "under":
+        actual = sorted(species(c) for c in state["under"])
+        return actual == sorted(check["species"]), " ".join(sorted(check["species"])), " ".join(actual)
     if what == "drawn":
         actual = species(state["drawn"])
         return actual == check["species"], check["species"], _show(actual)
     raise ValueError(f"unknown check {what!r}")
+
+
+def _player_text(player: int | None) -> str:
+    return "none" if player is None else f"p{player}"
 
 
 def _pending_text(kind: str, players: list[int]) -> str:
@@ -92,6 +109,7 @@ def _event_matches(event: dict, check: dict) -> bool:
         event.get("kind") == check["kind"]
         and ("player" not in check or event.get("player") == check["player"])
         and ("clause" not in check or event.get("clause") == check["clause"])
+        and fields_match(event, check.get("fields") or {})
     )
 
 
@@ -101,4 +119,6 @@ def _event_text(e: dict) -> str:
         out += f" for p{e['player']}"
     if e.get("clause"):
         out += f" ({e['clause']})"
+    if e.get("fields"):
+        out += " with " + ", ".join(f"{k} {v}" for k, v in e["fields"].items())
     return out

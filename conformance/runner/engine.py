@@ -43,10 +43,14 @@ def params_to_json(params=None, catalog=None) -> dict:
     }
 
 
+def catalog_from_json(entries: list[dict]) -> Catalog:
+    """The catalog the handshake (or a setup override) describes."""
+    return Catalog.from_entries([(c["species"], c["family"], c["value"], c["power"], c["count"]) for c in entries])
+
+
 def params_from_json(data: dict):
     """(Params, Catalog) from the handshake's parameters."""
-    catalog = Catalog.from_entries([(c["species"], c["family"], c["value"], c["power"], c["count"])
-                                    for c in data["catalog"]])
+    catalog = catalog_from_json(data["catalog"])
     params = Params(
         min_players=data["players"]["min"], max_players=data["players"]["max"],
         hand_size={int(k): v for k, v in data["hand_size"].items()},
@@ -87,10 +91,21 @@ class ReferenceEngine(Engine):
             self.params = dataclasses.replace(params, rulings=self.rulings)
 
     def setup(self, state: dict, params: dict | None) -> None:
-        self.game = Game.from_json(state, params=params_with(params, self.params), catalog=self.catalog)
+        catalog = self.catalog
+        if params and "catalog" in params:  # card values overridden for this position
+            params = dict(params)
+            catalog = catalog_from_json(params.pop("catalog"))
+        self.game = Game.from_json(state, params=params_with(params, self.params), catalog=catalog)
 
-    def new_game(self, players: int) -> None:
-        self.game = Game(players=players, params=self.params, catalog=self.catalog)
+    def new_game(self, players: int) -> str | None:
+        """None, or the error code refusing a number of players the rules do not define (2.1.1)."""
+        try:
+            self.game = Game(players=players, params=self.params, catalog=self.catalog)
+        except RuleError as exc:
+            if exc.clause:
+                self.refusals.append(exc.clause)
+            return exc.code
+        return None
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
         try:

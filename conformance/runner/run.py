@@ -153,7 +153,9 @@ def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace) -
 def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
     op = step["op"]
     if "done" in need:
-        get(need["done"])
+        refused = get(need["done"])  # a new_game's error code, or None
+        if op == "new_game":
+            _judge_new_game(step, refused)
         return []
     if op == "apply":
         new_events, code = get(need["apply"])
@@ -183,6 +185,16 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
             raise StepFailed(f"expect {step['check']['what']}", expected, actual, state=state)
         return events
     raise StepFailed(f"unknown step {op!r}")
+
+
+def _judge_new_game(step: dict, refused: str | None) -> None:
+    """``new game N players`` must be accepted; ``reject CODE: new game N players`` refused with CODE."""
+    wanted = step.get("code")
+    if wanted is None and refused:
+        raise StepFailed("the new game was refused", "accepted", f"refused: {refused}")
+    if wanted is not None and refused != wanted:
+        raise StepFailed("the new game must be refused" if refused is None else "refused with the wrong error code",
+                         f"refused: {wanted}", f"refused: {refused}" if refused else "accepted")
 
 
 def needs(scenario: Scenario) -> set[str]:

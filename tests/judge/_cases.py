@@ -159,7 +159,21 @@ CHECKS = [
     ("shield_is", "expect shield active", None, [("armed", put("state.shield", "armed"), "active", "armed")]),
     ("recycles_is", "expect recycles 1", None, [("two", put("state.recycles", 2), "1", "2")]),
     ("final_phase_is", "expect final phase", None, [
-        ("not started", put("state.final_phase", False), "final phase", "no")]),
+        ("not started", put("state.final_phase", False), "final phase", "no final phase")]),
+    ("no_final_phase", "expect no final phase", put("state.final_phase", False), [
+        ("started", put("state.final_phase", True), "no final phase", "final phase")]),
+    ("no_bao", "expect no bao", put("state.bao", None), [
+        ("called", put("state.bao", 2), "none", "p2")]),
+    ("under_is", "expect under is: heron heron", None, [
+        ("a card fewer", put("state.under", ["heron-3"]), "heron heron", "heron"),
+        ("another species", put("state.under", ["heron-3", "owl-5"]), "heron heron", "heron owl")]),
+    ("round_table", "expect round table p0: owl heron _ eagle",
+     put("state.round_zones", {"0": [card("owl"), card("heron"), None, card("eagle")]}), [
+        ("no scored round", put("state.round_zones", None), "owl heron _ eagle", "no scored round"),
+        ("a slot emptied", put("state.round_zones.0.0", None), "owl heron _ eagle", "_ heron _ eagle")]),
+    ("event", "expect event power for p0 with card shoebill", None, [
+        ("another card", put("events.0.card", "owl-1"), "power for p0 with card shoebill",
+         "power for p0 (6.10.3); penalty for p1 (3.5.5)")]),
     ("holds_is", "expect holds shoebill", None, [
         ("nothing held", put("state.drawn", None), "shoebill", "empty"),
         ("another card", put("state.drawn", "owl-5"), "shoebill", "owl")]),

@@ -1,0 +1,438 @@
+"""Misreadings of part 2: the deal, fixed positions, the turn (draw, keep, discard, take the discard)."""
+
+from __future__ import annotations
+
+from baobei_conform.mutants.patching import answer, defaults, mutant, no_check, original, params, step, then_also
+from baobei_ref import turn, zones
+from baobei_ref.actions import (
+    BlindSwap,
+    ChooseFirstPlayer,
+    Discard,
+    Draw,
+    InitialPeek,
+    Keep,
+    PeekAt,
+    TakeDiscard,
+)
+
+
+@mutant("2.1.2", "2.1.1")
+def two_players_four_cards():
+    """Two players are dealt 4 cards each, like three or more."""
+    params(hand_size={**defaults().hand_size, 2: 4})
+
+
+@mutant("2.1.3", "2.1.1")
+def many_players_five_cards():
+    """Three to six players are dealt 5 cards each, like two."""
+    params(hand_size=dict.fromkeys(defaults().hand_size, 5))
+
+
+@mutant("2.1.1")
+def deal_in_blocks():
+    """Each player is dealt all their cards at once instead of one card at a time clockwise (ruling R-15)."""
+    def deal(old, g):
+        s = g.state
+        n = g.params.hand_size[len(s.players)]
+        for p in s.players:
+            for _ in range(n):
+                s.zones[p].append(s.deck.pop())
+        g.emit("dealt", "2.1.1", cards_each=n)
+        g.then(["initial_peek", 0])
+    step("deal", deal)
+
+
+@mutant("2.2.1")
+def initial_peek_any_number():
+    """The initial peek may look at any number of own cards, not exactly two."""
+    def validate(g, a):
+        g.require_player(a)
+        for slot in a.slots:
+            g.check_target((a.player, slot), "2.2.1")
+    answer("initial_peek", InitialPeek, validate=validate)
+
+
+@mutant("2.2.1")
+def initial_peek_shown_to_all():
+    """The two cards of the initial peek are seen by every player, not in secret."""
+    then_also("initial_peek", InitialPeek,
+              lambda g, a: [g.state.show_all(g.state.zones[a.player][s - 1]) for s in a.slots])
+
+
+@mutant("2.3.1", "6.1.1")
+def neutral_discard_power():
+    """The card turned up at the deal activates its power for the first player."""
+    def flip(old, g):
+        old(g)
+        g.state.agenda.append(["discard_power", g.state.discard[-1]])
+    step("flip", flip)
+
+
+@mutant("2.4.1")
+def next_round_tie_later_player():
+    """A tie for the most points: the later player of the last turn order starts."""
+    from baobei_ref import scoring
+
+    def wrong(g, scores):
+        s = g.state
+        order = [s.first] + s.rivals(s.first)
+        high = max(scores.values())
+        s.first = [p for p in order if scores[p] == high][-1]
+        s.round += 1
+        g.then(["round_start"])
+    scoring._next_round = wrong
+
+
+@mutant("2.4.1")
+def round_one_first_is_p0():
+    """Round one always starts with the first seat; no random first player."""
+    def start(old, g):
+        if g.state.first is None and not g.state.decisive:
+            g.state.first = g.state.players[0]
+        old(g)
+    step("round_start", start)
+
+
+@mutant("2.4.1")
+def turns_counter_clockwise():
+    """Turns pass counter-clockwise."""
+    def next_turn(old, g):
+        s = g.state
+        if s.last_turns is not None:
+            return old(g)
+        s.active = s.rivals(s.active)[-1]
+        s.turn += 1
+        g.then(["turn_start"])
+    step("next_turn", next_turn)
+
+
+@mutant("2.5.2", "2.5.1", "3.3.4")
+def removal_closes_the_gap():
+    """A removed card's slot disappears: the cards after it move up one slot."""
+    def remove(s, owner, slot, by):
+        zones._touch(s, owner, by)
+        return s.zones[owner].pop(slot - 1)
+    zones.remove = remove
+
+
+@mutant("2.5.3", "2.5.1")
+def replacement_goes_to_the_end():
+    """A replacing card goes to a new slot at the end; the replaced card's slot is left empty."""
+    def replace(s, owner, slot, card, by):
+        zone = s.zones[owner]
+        old, zone[slot - 1] = zone[slot - 1], None
+        zone.append(card)
+        zones._touch(s, owner, by)
+        return old
+    zones.replace = replace
+
+
+@mutant("2.5.4", "3.5.6", "6.7.1")
+def added_card_always_new_slot():
+    """An added card always gets a new slot, even when an empty one exists."""
+    zones.placement_slots = lambda s, owner: [len(s.zones[owner]) + 1]
+
+
+@mutant("2.5.4", "3.5.6", "6.7.1")
+def added_card_first_empty_slot():
+    """An added card goes to the first empty slot; the owner has no choice."""
+    zones.placement_slots = lambda s, owner: s.empty_slots(owner)[:1] or [len(s.zones[owner]) + 1]
+
+
+@mutant("2.5.4")
+def added_card_new_slot_allowed():
+    """An added card may take a new slot even when an empty one exists."""
+    zones.placement_slots = lambda s, owner: s.empty_slots(owner) + [len(s.zones[owner]) + 1]
+
+
+@mutant("2.5.6")
+def peek_on_own_initiative():
+    """A player may look at one of their own cards at the start of their turn."""
+    from baobei_ref import game
+
+    def perform(g, a):
+        g.state.see(g.state.card_at(a.target), a.player)
+        g.ask("turn", a.player)
+    game.ANSWERS[("turn", PeekAt)] = (lambda g, a: g.check_target(a.target, "2.5.6"), perform)
+
+
+@mutant("2.5.6", "2.5.5")
+def rearrange_on_own_initiative():
+    """A player may swap two of their own cards at the start of their turn (to close a gap)."""
+    from baobei_ref import game
+
+    def perform(g, a):
+        zones.swap(g.state, a.first, a.second, by=a.player)
+        g.ask("turn", a.player)
+    game.ANSWERS[("turn", BlindSwap)] = (lambda g, a: None, perform)
+
+
+@mutant("2.6.1")
+def any_player_takes_the_turn():
+    """Any seated player may draw on the active player's turn."""
+    answer("turn", Draw, validate=lambda g, a: g.require(turn.can_draw(g), "deck_empty", "empty"))
+
+
+@mutant("2.6.1", "2.8.1")
+def any_player_takes_the_discard():
+    """Any seated player may take the discard on the active player's turn."""
+    def validate(g, a):
+        g.require(g.state.count(a.player) > 0, "no_cards", "no card", "B.4")
+        g.check_target((a.player, a.slot), "2.8.2")
+    answer("turn", TakeDiscard, validate=validate)
+
+
+@mutant("2.6.2", "2.7.1")
+def drawn_card_seen_by_all():
+    """The drawn card is turned face up for everyone to see."""
+    def draw(old, g):
+        old(g)
+        if g.state.drawn:
+            g.state.show_all(g.state.drawn)
+    step("draw_turn", draw)
+
+
+@mutant("2.6.4", "2.6.1")
+def draw_then_take():
+    """After drawing, the player may still take the discard (the drawn card goes on the pile first)."""
+    from baobei_ref import game
+
+    def perform(g, a):
+        s = g.state
+        s.discard.append(s.drawn)
+        s.show_all(s.drawn)
+        s.drawn = None
+        original("turn", TakeDiscard)[1](g, a)
+    game.ANSWERS[("drawn", TakeDiscard)] = (lambda g, a: g.check_target((a.player, a.slot), "2.8.2"), perform)
+
+
+@mutant("2.6.6", "B.1", "B.6")
+def zero_cards_skip_turn():
+    """A player with zero cards skips their turns."""
+    def start(old, g):
+        s = g.state
+        if s.count(s.active) == 0:
+            s.moved.clear()
+            g.then(["end_turn"])
+        else:
+            old(g)
+    step("turn_start", start)
+
+
+@mutant("2.7.1", "3.2.2", "3.1.3")
+def rival_plucks_drawn_card():
+    """Any player may pluck with the card the active player just drew."""
+    from baobei_ref.actions import Pluck
+
+    validate, _ = original("drawn", Pluck)
+
+    def check(g, a):
+        s = g.state
+        active = s.active
+        s.active = a.player
+        try:
+            validate(g, a)
+        finally:
+            s.active = active
+    answer("drawn", Pluck, validate=check)
+
+
+@mutant("2.7.2", "2.7.4")
+def drawn_card_must_be_kept():
+    """A drawn card must be kept; discarding it directly is refused."""
+    answer("drawn", Discard, validate=lambda g, a: g.require(False, "illegal_target", "keep it", "2.7.2"))
+
+
+@mutant("2.7.3")
+def kept_card_left_face_up():
+    """The kept card is placed face up: every player sees it."""
+    def extra(g, a):
+        g.state.show_all(g.state.card_at((a.player, a.slot)))
+    then_also("drawn", Keep, extra)
+
+
+@mutant("2.7.3", "3.2.3", "3.1.4")
+def kept_old_card_slid_under():
+    """Keeping slides the replaced card face down under the pile: nobody sees it, no window."""
+    def perform(g, a):
+        s = g.state
+        card, s.drawn = s.drawn, None
+        old = zones.replace(s, a.player, a.slot, card, by=a.player)
+        s.under.append(old)
+        g.emit("kept", "2.7.3", player=a.player, slot=a.slot)
+        g.then(["end_turn"])
+    answer("drawn", Keep, perform=perform)
+
+
+@mutant("2.7.4", "3.2.3")
+def direct_discard_opens_no_window():
+    """A drawn card discarded directly cannot be plucked by the others."""
+    def perform(g, a):
+        s = g.state
+        card, s.drawn = s.drawn, None
+        turn.normal_discard(g, card, "2.7.4")
+        g.then(["discard_power", card], ["end_turn"])
+    answer("drawn", Discard, perform=perform)
+
+
+@mutant("2.7.5", "6.1.2", "6.1.1", "6.1.6")
+def direct_discard_power_before_window():
+    """A directly discarded card's power resolves before the others may pluck with it."""
+    def perform(g, a):
+        s = g.state
+        card, s.drawn = s.drawn, None
+        turn.normal_discard(g, card, "2.7.4")
+        g.then(["discard_power", card], ["window", card], ["end_turn"])
+    answer("drawn", Discard, perform=perform)
+
+
+@mutant("2.8.1", "2.3.1")
+def neutral_discard_cannot_be_taken():
+    """The neutral first discard cannot be taken (ruling R-22 reads the text otherwise)."""
+    validate, _ = original("turn", TakeDiscard)
+
+    def check(g, a):
+        validate(g, a)
+        g.require(g.state.turn > 1, "illegal_target", "the first card is neutral", "2.3.1")
+    answer("turn", TakeDiscard, validate=check)
+
+
+@mutant("2.8.2", "2.6.3")
+def take_discard_into_empty_slot():
+    """Taking the discard may fill an empty slot without replacing a card."""
+    _, perform = original("turn", TakeDiscard)
+
+    def validate(g, a):
+        g.require(g.state.count(a.player) > 0, "no_cards", "no card", "B.4")
+        g.require(1 <= a.slot <= len(g.state.zones.get(a.player, ())), "illegal_target", "no such slot", "2.8.2")
+
+    def wrong(g, a):
+        s = g.state
+        if s.card_at((a.player, a.slot)) is None:
+            zones.add(s, a.player, a.slot, s.discard.pop(), by=a.player)
+            g.then(["end_turn"])
+        else:
+            perform(g, a)
+    answer("turn", TakeDiscard, validate=validate, perform=wrong)
+
+
+@mutant("2.8.3", "2.5.3")
+def taken_card_to_a_new_slot():
+    """The taken card goes to a new slot; the replaced card's slot is left empty."""
+    def perform(g, a):
+        s = g.state
+        card = s.discard.pop()
+        old = zones.remove(s, a.player, a.slot, by=a.player)
+        zones.add(s, a.player, len(s.zones[a.player]) + 1, card, by=a.player)
+        turn.normal_discard(g, old, "2.8.4")
+        g.then(["window", old], ["end_turn"])
+    answer("turn", TakeDiscard, perform=perform)
+
+
+@mutant("2.8.4", "2.8.5")
+def taken_replaced_card_slid_under():
+    """Taking the discard slides the replaced card face down under the pile: no window."""
+    def perform(g, a):
+        s = g.state
+        card = s.discard.pop()
+        s.under.append(zones.replace(s, a.player, a.slot, card, by=a.player))
+        g.emit("took_discard", "2.8.3", player=a.player, slot=a.slot, card=card)
+        g.then(["end_turn"])
+    answer("turn", TakeDiscard, perform=perform)
+
+
+@mutant("2.8.5", "3.1.4", "3.2.3")
+def take_discard_opens_no_window():
+    """The card replaced by taking the discard cannot be plucked by the others."""
+    def perform(g, a):
+        s = g.state
+        card = s.discard.pop()
+        old = zones.replace(s, a.player, a.slot, card, by=a.player)
+        turn.normal_discard(g, old, "2.8.4")
+        g.then(["end_turn"])
+    answer("turn", TakeDiscard, perform=perform)
+
+
+@mutant("2.8.6", "6.1.5")
+def power_of_card_replaced_by_take():
+    """Taking the discard activates the power of the replaced card, which goes face up."""
+    def extra(g, a):
+        g.then(["power", a.player, g.state.discard[-1], "2.8.6"])
+    then_also("turn", TakeDiscard, extra)
+
+
+@mutant("B.4", "2.8.6")
+def zero_cards_take_the_discard():
+    """A zero-card player may take the discard into a new slot."""
+    def validate(g, a):
+        g.require_player(a)
+        if g.state.count(a.player):
+            g.check_target((a.player, a.slot), "2.8.2")
+
+    _, perform = original("turn", TakeDiscard)
+
+    def wrong(g, a):
+        s = g.state
+        if s.count(a.player) == 0:
+            zones.add(s, a.player, len(s.zones[a.player]) + 1, s.discard.pop(), by=a.player)
+            g.then(["end_turn"])
+        else:
+            perform(g, a)
+    answer("turn", TakeDiscard, validate=validate, perform=wrong)
+
+
+@mutant("B.6", "2.6.6")
+def zero_cards_may_not_draw():
+    """A zero-card player cannot draw (nothing to replace) and passes."""
+    validate, _ = original("turn", Draw)
+
+    def check(g, a):
+        validate(g, a)
+        g.require(g.state.count(a.player) > 0, "no_cards", "nothing to replace", "B.6")
+    answer("turn", Draw, validate=check)
+
+
+@mutant("2.4.1", "5.4.1")
+def first_player_any_seat():
+    """The random first player may be any seat number, even one not at the table."""
+    answer("first_player", ChooseFirstPlayer, validate=no_check)
+
+
+
+@mutant("2.1.1", "2.1.3")
+def seven_players_allowed():
+    """A game may seat seven players (the deal of 3 to 6 read as "3 or more")."""
+    params(max_players=7, hand_size={**defaults().hand_size, 7: 4})
+
+
+@mutant("2.5.4", "2.5.1")
+def new_slot_in_front():
+    """A newly created slot goes in front of the others (slot 1), and the other cards are renumbered."""
+    old = zones.add
+
+    def add(s, owner, slot, card, by):
+        if slot == len(s.zones[owner]) + 1:
+            s.zones[owner].insert(0, card)
+            zones._touch(s, owner, by)
+        else:
+            old(s, owner, slot, card, by)
+    zones.add = add
+
+
+@mutant("2.2.1")
+def initial_peek_reverse_order():
+    """The players peek at their two cards in reverse seating order (ruling R-15: in seating order)."""
+    def peek(old, g, index):
+        s = g.state
+        if index < len(s.players):
+            g.ask("initial_peek", s.players[len(s.players) - 1 - index], count=g.params.initial_peek)
+        else:
+            old(g, index)
+    step("initial_peek", peek)
+    validate, perform = original("initial_peek", InitialPeek)
+
+    def wrong(g, a):
+        s = g.state
+        perform(g, a)
+        s.agenda[-1] = ["initial_peek", len(s.players) - s.players.index(a.player)]
+    answer("initial_peek", InitialPeek, perform=wrong)

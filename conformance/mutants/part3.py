@@ -1,0 +1,615 @@
+"""Misreadings of part 3: matching, the two moments, success, gifts, failure, the double pluck."""
+
+from __future__ import annotations
+
+from baobei_conform.mutants.patching import answer, claims_excused, mutant, original, placed_seen, resolution, step
+from baobei_ref import cards, game, pluck, zones
+from baobei_ref.actions import Pluck
+from baobei_ref.errors import RuleError
+
+
+def _family(catalog, card):
+    return catalog.species[catalog.species_of(card)][0]
+
+
+def _without(steps, name):
+    return [s for s in steps if s[0] != name]
+
+
+@mutant("3.1.1", "3.5.1", "3.5.5")
+def failed_pluck_costs_nothing():
+    """A failed pluck has no penalty card, whoever made it."""
+    resolution(lambda g, a, steps: _without(steps, "penalty"))
+
+
+@mutant("3.1.10", "3.2.7", "3.1.2", "3.3.6")
+def removed_card_opens_a_window():
+    """A card removed by a pluck lands face up and opens a new window (chained plucks)."""
+    def fix(g, a, steps):
+        if a.success:
+            steps.insert(-1 if a.own_draw else len(steps), ["window", g.state.discard[-1]])
+        return steps
+    resolution(fix)
+
+
+@mutant("3.1.3", "3.2.2", "3.2.1")
+def no_own_draw_pluck():
+    """The drawer may not pluck with the drawn card; only the window allows a pluck."""
+    del game.ANSWERS[("drawn", Pluck)]
+
+
+@mutant("3.1.7", "6.3.2")
+def pelicans_match_one_way():
+    """A White Pelican reference takes a Brown Pelican, but a Brown Pelican reference takes only its species."""
+    old = cards.Catalog.matches
+
+    def matches(self, ref, target):
+        if self.species_of(ref) == "brown_pelican":
+            return self.species_of(target) == "brown_pelican"
+        return old(self, ref, target)
+    cards.Catalog.matches = matches
+
+
+@mutant("3.1.8", "6.7.3", "6.8.1")
+def toucans_dont_match():
+    """The Toco and the Golden Toucan are different birds: only the species counts for toucans."""
+    old = cards.Catalog.matches
+
+    def matches(self, ref, target):
+        if "toucan" in self.species_of(ref) or "toucan" in self.species_of(target):
+            return self.species_of(ref) == self.species_of(target)
+        return old(self, ref, target)
+    cards.Catalog.matches = matches
+
+
+@mutant("3.1.9", "6.9.7", "6.7.3")
+def shoebill_is_a_toucan():
+    """The Shoebill belongs to the toucan family."""
+    old = cards.Catalog.matches
+
+    def family(self, card):
+        return _family(self, "toco_toucan-1") if self.species_of(card) == "shoebill" else _family(self, card)
+
+    def matches(self, ref, target):
+        return family(self, ref) == family(self, target) or old(self, ref, target)
+    cards.Catalog.matches = matches
+
+
+@mutant("3.1.10", "3.2.5", "3.5.8")
+def failed_attempt_keeps_window_open():
+    """After a failed claim in a window the others may still claim on the same reference."""
+    def fix(g, a, steps):
+        if not a.success and not a.own_draw:
+            steps.append(["window", a.reference])
+        return steps
+    resolution(fix)
+
+
+@mutant("3.1.10", "3.6.10", "3.2.5")
+def success_keeps_window_open():
+    """After a successful claim in a window the others may still claim on the same reference."""
+    def fix(g, a, steps):
+        if a.success and not a.own_draw:
+            steps.append(["window", a.reference])
+        return steps
+    resolution(fix)
+
+
+def _claim_check(extra) -> None:
+    """Add a condition to every claim's validation (own draw and window)."""
+    old = pluck.check_claim
+
+    def check(g, player, targets, own_draw):
+        old(g, player, targets, own_draw)
+        extra(g, player, targets, own_draw)
+    pluck.check_claim = check
+
+
+@mutant("3.2.8", "3.6.1")
+def double_pluck_only_own_draw():
+    """A double pluck is allowed only after one's own draw, never in a window."""
+    _claim_check(lambda g, p, t, own: g.require(own or len(t) == 1, "malformed_action", "single only", "3.2.8"))
+
+
+@mutant("3.2.8", "3.6.1")
+def double_pluck_only_in_window():
+    """A double pluck is allowed only in a window, never after one's own draw."""
+    _claim_check(lambda g, p, t, own: g.require(not own or len(t) == 1, "malformed_action", "single", "3.2.8"))
+
+
+@mutant("3.2.3", "3.1.4")
+def window_only_for_next_player():
+    """Only the player after the active one may claim in the window."""
+    def window(old, g, reference):
+        old(g, reference)
+        p = g.state.pending
+        if p is not None and p.kind == "window":
+            g.ask("window", None, p.players[:1], **p.data)
+    step("window", window)
+
+
+@mutant("4.1.6")
+def caller_excluded_from_windows():
+    """The BAO caller may no longer pluck during the rivals' last turns."""
+    def window(old, g, reference):
+        old(g, reference)
+        p, s = g.state.pending, g.state
+        if p is not None and p.kind == "window" and s.bao in p.players:
+            players = tuple(x for x in p.players if x != s.bao)
+            if players:
+                g.ask("window", None, players, **p.data)
+            else:
+                s.pending = None
+    step("window", window)
+
+
+@mutant("3.2.6", "3.2.4", "3.1.5", "B.5")
+def claim_on_empty_slot_is_a_failure():
+    """Naming an empty or missing slot is a failed attempt with a penalty, not an invalid claim (ruling R-10)."""
+    validate, perform = original("window", Pluck)
+
+    def lenient(g, a):
+        try:
+            validate(g, a)
+        except RuleError as exc:
+            if exc.code != "illegal_target" or all(g.state.card_at(t) is not None for t in a.targets):
+                raise
+
+    def wrong(g, a):
+        if any(g.state.card_at(t) is None for t in a.targets):
+            g.then(["penalty", a.player])
+        else:
+            perform(g, a)
+    answer("window", Pluck, validate=lenient, perform=wrong)
+
+
+@mutant("3.2.5")
+def simultaneous_first_listed_wins():
+    """Of simultaneous claims, the first one listed wins, whoever sits nearest."""
+    def perform(g, a):
+        winner = pluck._valid_claims(g, a.claims)[0]
+        pluck.resolve(g, winner.player, winner.targets, own_draw=False)
+    answer("window", pluck.SimultaneousPlucks, perform=perform)
+
+
+@mutant("3.2.5")
+def simultaneous_farthest_wins():
+    """Of simultaneous claims, the player farthest clockwise from the active player wins."""
+    def perform(g, a):
+        order = g.state.rivals(g.state.active)
+        winner = max(pluck._valid_claims(g, a.claims), key=lambda c: order.index(c.player))
+        pluck.resolve(g, winner.player, winner.targets, own_draw=False)
+    answer("window", pluck.SimultaneousPlucks, perform=perform)
+
+
+@mutant("3.2.5", "3.2.6")
+def simultaneous_invalid_claim_rejects_all():
+    """One invalid claim among simultaneous ones makes the whole set refused."""
+    validate, _ = original("window", pluck.SimultaneousPlucks)
+
+    def check(g, a):
+        validate(g, a)
+        for c in a.claims:
+            pluck.check_claim(g, c.player, c.targets, own_draw=False)
+    answer("window", pluck.SimultaneousPlucks, validate=check)
+
+
+def _single_own_draw(a, own: bool) -> bool:
+    return a.success and a.own_draw and len(a.targets) == 1 and (a.targets[0][0] == a.player) == own
+
+
+@mutant("3.3.1", "3.3.4", "3.3.3")
+def defensive_pluck_keeps_reference():
+    """A successful own-draw pluck of an own card puts the drawn card into the emptied slot."""
+    def fix(g, a, steps):
+        if _single_own_draw(a, own=True):
+            s = g.state
+            ref = s.discard.pop(-2)
+            s.zones[a.player][a.targets[0][1] - 1] = ref
+        return steps
+    resolution(fix)
+
+
+@mutant("3.3.2", "3.3.3", "3.4.3")
+def removed_card_slid_under():
+    """A card removed by a pluck is slid face down under the pile instead of shown and discarded."""
+    def fix(g, a, steps):
+        if a.success:
+            s = g.state
+            for card in a.cards:
+                s.discard.remove(card)
+                s.under.append(card)
+                s.seen[card] = a.seen.get(card, set())
+        return steps
+    resolution(fix)
+
+
+def _reference_on_top(pick) -> None:
+    def fix(g, a, steps):
+        if pick(a):
+            d = g.state.discard
+            ref = d.pop(-1 - len(a.targets))
+            d.append(ref)
+        return steps
+    resolution(fix)
+
+
+@mutant("3.3.6")
+def own_pluck_reference_on_top():
+    """After a successful own-draw pluck of an own card, the drawn card goes on top of the removed one."""
+    _reference_on_top(lambda a: _single_own_draw(a, own=True))
+
+
+@mutant("3.4.7")
+def offensive_pluck_reference_on_top():
+    """After a successful own-draw pluck of a rival card, the drawn card goes on top of the removed one."""
+    _reference_on_top(lambda a: _single_own_draw(a, own=False))
+
+
+@mutant("3.6.5")
+def double_pluck_reference_on_top():
+    """After a successful own-draw double pluck, the drawn card goes on top of the removed ones."""
+    _reference_on_top(lambda a: a.success and a.own_draw and len(a.targets) == 2)
+
+
+@mutant("3.3.7", "6.1.4", "6.10.5")
+def removed_power_to_active_player():
+    """The power of a card removed in a window goes to the active player, not the plucker."""
+    def fix(g, a, steps):
+        if not a.own_draw:
+            steps = [[x[0], g.state.active, *x[2:]] if x[0] == "power" else x for x in steps]
+        return steps
+    resolution(fix)
+
+
+@mutant("6.10.1", "6.1.6", "3.6.7")
+def powers_before_gifts():
+    """The powers of a pluck resolve before the gifts are given."""
+    def fix(g, a, steps):
+        gifts = [x for x in steps if x[0] == "gift"]
+        return [x for x in steps if x[0] != "gift" and x[0] != "end_turn"] + gifts + [
+            x for x in steps if x[0] == "end_turn"]
+    resolution(fix)
+
+
+@mutant("3.4.1", "B.3", "3.6.3")
+def offensive_pluck_without_gift_card():
+    """A player may pluck a rival card without holding a card to give (no gift then)."""
+    claims_excused(lambda g, player, exc: exc.code == "no_cards")
+    step("gift", lambda old_step, g, player, rival, slot: old_step(g, player, rival, slot)
+         if g.state.own_slots(player) else None)
+
+
+@mutant("3.4.2", "3.4.7", "3.2.2")
+def own_draw_pluck_only_own_cards():
+    """After one's own draw, only one's own cards may be plucked, never a rival's."""
+    _claim_check(lambda g, p, t, own: g.require(not own or all(o == p for o, _ in t), "illegal_target",
+                                                  "own cards only", "3.2.2"))
+
+
+@mutant("3.4.4", "3.6.7")
+def gift_chosen_automatically():
+    """The gift is always the claimant's first card: no choice."""
+    step("gift", lambda old, g, player, rival, slot: pluck.give(g, player, g.state.own_slots(player)[0], rival, slot))
+
+
+@mutant("3.4.5", "3.6.7", "2.5.3")
+def gift_to_a_new_slot():
+    """The gift goes to a new slot of the rival; the removed card's slot stays empty."""
+    def give(g, player, own_slot, rival, rival_slot):
+        s = g.state
+        card = zones.remove(s, player, own_slot, by=player)
+        zones.add(s, rival, len(s.zones[rival]) + 1, card, by=player)
+        g.emit("gift", "3.4.5", player=player, rival=rival, slot=len(s.zones[rival]))
+    pluck.give = give
+
+
+@mutant("3.4.6")
+def last_card_cannot_be_given():
+    """A claimant must keep one card: an offensive pluck needs two own cards."""
+    def extra(g, p, t, own):
+        rivals = sum(1 for o, _ in t if o != p)
+        spare = g.state.count(p) - (len(t) - rivals)
+        g.require(not rivals or spare > rivals, "no_cards", "keep one card", "3.4.6")
+    _claim_check(extra)
+
+
+@mutant("3.5.4", "3.5.1")
+def failed_reference_slid_under():
+    """After a failed own-draw pluck the drawn card is slid face down under the pile."""
+    def fix(g, a, steps):
+        if not a.success and a.own_draw:
+            s = g.state
+            s.under.append(s.discard.pop())
+            s.seen[a.reference] = {a.player}
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.2", "3.6.9")
+def failed_target_not_shown():
+    """The target of a failed pluck is put back without showing it."""
+    def fix(g, a, steps):
+        if not a.success:
+            for card, who in a.seen.items():
+                g.state.seen[card] = set(who)
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.3", "2.5.1")
+def failed_target_to_a_new_slot():
+    """The target of a failed pluck is put back in a new slot at the end of its owner's zone."""
+    def fix(g, a, steps):
+        if not a.success and len(a.targets) == 1:
+            owner, slot = a.targets[0]
+            zone = g.state.zones[owner]
+            zone.append(zone[slot - 1])
+            zone[slot - 1] = None
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.4", "6.1.5")
+def failed_reference_power():
+    """The drawn card discarded after a failed own-draw pluck activates its power."""
+    def fix(g, a, steps):
+        if not a.success and a.own_draw:
+            steps.insert(0, ["power", a.player, a.reference, "3.5.4"])
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.4", "3.2.7", "3.1.10")
+def failed_reference_opens_window():
+    """The drawn card discarded after a failed own-draw pluck opens a window."""
+    def fix(g, a, steps):
+        if not a.success and a.own_draw:
+            steps.insert(-1, ["window", a.reference])
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.5")
+def penalty_card_seen():
+    """The penalized player looks at the penalty card."""
+    placed_seen("3.5.6")
+
+
+@mutant("3.5.6")
+def penalty_always_new_slot():
+    """A penalty card always gets a new slot, even when an empty one exists."""
+    def place(old, g, owner, card, by, clause):
+        if clause == "3.5.6":
+            pluck.place(g, owner, len(g.state.zones[owner]) + 1, card, by, clause)
+        else:
+            old(g, owner, card, by, clause)
+    step("place", place)
+
+
+@mutant("3.5.8", "6.1.5")
+def penalty_card_power():
+    """A penalty card with a power activates it for the penalized player."""
+    def penalty(old, g, player):
+        before = len(g.state.agenda)
+        old(g, player)
+        if len(g.state.agenda) > before and g.state.agenda[-1][0] == "place":
+            card = g.state.agenda[-1][2]
+            g.state.agenda.insert(-1, ["power", player, card, "3.5.8"])
+    step("penalty", penalty)
+
+
+@mutant("3.5.9", "7.1.7")
+def penalty_drawn_before_reference_discarded():
+    """After a failed own-draw pluck the penalty card is drawn first, then the drawn card is discarded
+    (so a recycle shuffles the pile without it and it lands on top afterwards)."""
+    def late(g, card):
+        g.state.drawn = None
+        g.state.discard.append(card)
+
+    game.STEPS["late_discard"] = late
+
+    def fix(g, a, steps):
+        if not a.success and a.own_draw:
+            s = g.state
+            s.drawn = s.discard.pop()
+            steps.insert(steps.index(["penalty", a.player]) + 1, ["late_discard", a.reference])
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.1")
+def double_pluck_same_card_twice():
+    """A double pluck naming the same card twice is taken as a single pluck of that card."""
+    claims_excused(lambda g, player, exc: "two different" in exc.message)
+    old = pluck.resolve
+    pluck.resolve = lambda g, player, targets, own_draw: old(g, player, tuple(dict.fromkeys(targets)), own_draw)
+
+
+@mutant("3.6.2", "3.6.6", "3.6.8")
+def double_targets_in_seat_order():
+    """The two targets of a double pluck are taken in seat and slot order, not the announced order."""
+    old = pluck.resolve
+    pluck.resolve = lambda g, player, targets, own_draw: old(g, player, tuple(sorted(targets)), own_draw)
+
+
+@mutant("3.6.3")
+def target_may_be_the_gift():
+    """A double pluck may give one of its own target cards as the gift for the other."""
+    claims_excused(lambda g, player, exc: exc.code == "no_cards" and g.state.count(player) > 0)
+
+
+@mutant("3.6.4", "3.6.9")
+def double_pluck_one_match_enough():
+    """A double pluck succeeds when at least one target matches."""
+    old = cards.Catalog.matches
+    original_resolve = pluck.resolve
+
+    def resolve(g, player, targets, own_draw):
+        if len(targets) == 2:
+            s = g.state
+            ref = s.drawn if own_draw else s.discard[-1]
+            if any(old(g.catalog, ref, s.card_at(t)) for t in targets):
+                cards.Catalog.matches = lambda self, r, t: True
+        try:
+            original_resolve(g, player, targets, own_draw)
+        finally:
+            cards.Catalog.matches = old
+    pluck.resolve = resolve
+
+
+@mutant("3.6.6")
+def double_removed_in_reverse():
+    """The two removed cards go on the pile in reverse order: the first one ends on top."""
+    def fix(g, a, steps):
+        if a.success and len(a.targets) == 2:
+            d = g.state.discard
+            d[-1], d[-2] = d[-2], d[-1]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.7")
+def double_same_rival_one_gift():
+    """Two cards of the same rival removed by a double pluck cost one gift only."""
+    def fix(g, a, steps):
+        out, given = [], set()
+        for x in steps:
+            if x[0] == "gift" and x[2] in given:
+                continue
+            if x[0] == "gift":
+                given.add(x[2])
+            out.append(x)
+        return out
+    resolution(fix)
+
+
+@mutant("3.6.8", "6.1.7", "6.10.6")
+def double_first_card_power():
+    """A successful double pluck activates the power of the first removed card."""
+    def fix(g, a, steps):
+        if a.success and len(a.targets) == 2:
+            steps = [[*x[:2], a.cards[0], x[3]] if x[0] == "power" else x for x in steps]
+        return steps
+    resolution(fix)
+
+
+@mutant("6.10.6", "3.6.8", "6.1.7")
+def double_also_reference_power():
+    """A successful own-draw double pluck also activates the drawn reference's power, first."""
+    def fix(g, a, steps):
+        if a.success and a.own_draw and len(a.targets) == 2:
+            i = next(i for i, x in enumerate(steps) if x[0] == "shield_check")
+            steps.insert(i + 1, ["power", a.player, a.reference, "6.10.3"])
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.9")
+def double_failure_two_penalties():
+    """A failed double pluck costs one penalty card per target."""
+    def fix(g, a, steps):
+        if not a.success and len(a.targets) == 2:
+            steps.insert(0, ["penalty", a.player])
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.10", "4.2.9")
+def double_pluck_shield_per_removal():
+    """The shield activates after the first removal, so a double pluck may not take two of the caller's cards."""
+    def extra(g, p, t, own):
+        s = g.state
+        both = len(t) == 2 and all(o == s.bao for o, _ in t)
+        g.require(not (both and s.shield == "armed" and p != s.bao), "shielded", "shield", "4.2.9")
+    _claim_check(extra)
+
+
+@mutant("3.4.5", "2.5.2")
+def gift_slot_disappears():
+    """The claimant's slot that held the gift disappears: their later cards move up one slot (ruling R-26)."""
+    old = pluck.give
+
+    def give(g, player, own_slot, rival, rival_slot):
+        old(g, player, own_slot, rival, rival_slot)
+        del g.state.zones[player][own_slot - 1]
+    pluck.give = give
+
+
+@mutant("3.5.5", "3.5.7")
+def window_penalty_to_active_player():
+    """A failed claim in a window gives the penalty card to the active player, whose discard it was."""
+    step("penalty", lambda old, g, player: old(g, g.state.active))
+
+
+@mutant("3.5.5", "3.5.6")
+def penalty_card_shown_to_all():
+    """The penalty card is shown to everyone before it is placed."""
+    def place(old, g, owner, card, by, clause):
+        if clause == "3.5.6":
+            g.state.show_all(card)
+        old(g, owner, card, by, clause)
+    step("place", place)
+
+
+@mutant("3.4.5", "3.4.4")
+def gift_seen_by_receiver():
+    """The rival who receives the gift looks at it."""
+    old = pluck.give
+
+    def give(g, player, own_slot, rival, rival_slot):
+        old(g, player, own_slot, rival, rival_slot)
+        g.state.see(g.state.card_at((rival, rival_slot)), rival)
+    pluck.give = give
+
+
+@mutant("3.2.5", "3.5.5")
+def void_simultaneous_claims_penalized():
+    """Of simultaneous claims, those without priority that would have failed also cost a penalty card."""
+    _, perform = original("window", pluck.SimultaneousPlucks)
+
+    def wrong(g, a):
+        s = g.state
+        reference = s.discard[-1]
+        order = s.rivals(s.active)
+        valid = pluck._valid_claims(g, a.claims)
+        winner = min(valid, key=lambda c: order.index(c.player))
+        losers = [c.player for c in valid if c is not winner
+                  and not all(g.catalog.matches(reference, s.card_at(t)) for t in c.targets)]
+        perform(g, a)
+        g.then(*[["penalty", p] for p in losers])
+    answer("window", pluck.SimultaneousPlucks, perform=wrong)
+
+
+@mutant("3.6.7")
+def double_gifts_in_reverse_order():
+    """The gifts of a double pluck on two rivals are given in reverse target order (ruling R-25)."""
+    def fix(g, a, steps):
+        gifts = [x for x in steps if x[0] == "gift"]
+        if len(gifts) == 2:
+            i, j = steps.index(gifts[0]), steps.index(gifts[1])
+            steps[i], steps[j] = steps[j], steps[i]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.3.3", "3.2.3")
+def window_removed_card_under_reference():
+    """A card removed in a window goes on the pile under the active player's discard, which stays on top."""
+    def fix(g, a, steps):
+        if a.success and not a.own_draw and len(a.targets) == 1:
+            d = g.state.discard
+            d[-1], d[-2] = d[-2], d[-1]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.3.1", "3.3.4", "2.6.4")
+def window_defensive_pluck_takes_reference():
+    """A successful defensive pluck in a window puts the discarded reference into the emptied slot."""
+    def fix(g, a, steps):
+        if a.success and not a.own_draw and len(a.targets) == 1 and a.targets[0][0] == a.player:
+            s = g.state
+            s.zones[a.player][a.targets[0][1] - 1] = s.discard.pop(-2)
+        return steps
+    resolution(fix)

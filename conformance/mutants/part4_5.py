@@ -1,0 +1,379 @@
+"""Misreadings of parts 4 and 5: calling BAO, the last turns, the shield, scoring and the game end."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from baobei_conform.mutants.patching import (
+    answer,
+    defaults,
+    looks_refused,
+    mutant,
+    original,
+    params,
+    step,
+    then_also,
+)
+from baobei_ref import bao, cards, game, powers, scoring, zones
+from baobei_ref.actions import CallBao, MacawLook, PeekAt, ShowCard
+
+
+@mutant("4.1.2")
+def bao_at_start_of_turn():
+    """BAO may be called instead of the turn's action, at its start."""
+    _, perform = original("end_turn", CallBao)
+    game.ANSWERS[("turn", CallBao)] = (lambda g, a: g.require_player(a), perform)
+
+
+@mutant("4.1.2", "4.1.3")
+def bao_while_window_open():
+    """The active player may call BAO while the others may still pluck with their discard."""
+    _, perform = original("end_turn", CallBao)
+
+    def validate(g, a):
+        g.require(a.player == g.state.active and bao.bao_allowed(g.state), "bao_not_allowed", "no", "4.1.2")
+
+    def call(g, a):
+        g.state.agenda.append(["window", g.state.pending.data["reference"]])
+        g.state.agenda = [x for x in g.state.agenda if x != ["end_turn"]]
+        perform(g, a)
+        g.state.agenda.remove(["next_turn"])
+        g.state.agenda.insert(0, ["next_turn"])
+    game.ANSWERS[("window", CallBao)] = (validate, call)
+
+
+@mutant("4.1.3", "4.1.2")
+def second_bao_in_last_turns():
+    """A rival may still call BAO in their last turn after someone else called it."""
+    bao.bao_allowed = lambda s: not s.final_phase and (s.last_turns is None or s.bao is not None)
+
+
+@mutant("4.1.4")
+def only_next_rival_plays_after_bao():
+    """After BAO only the next player plays a last turn."""
+    then_also("end_turn", CallBao, lambda g, a: setattr(g.state, "last_turns", g.state.last_turns[:1]))
+
+
+@mutant("4.1.4", "2.4.1")
+def last_turns_counter_clockwise():
+    """After BAO the rivals' last turns go counter-clockwise."""
+    then_also("end_turn", CallBao, lambda g, a: g.state.last_turns.reverse())
+
+
+@mutant("4.1.7", "4.1.4")
+def round_ends_at_bao():
+    """Calling BAO ends the round at once: no last turns."""
+    then_also("end_turn", CallBao, lambda g, a: setattr(g.state, "last_turns", []))
+
+
+@mutant("4.2.2", "4.2.6")
+def shield_before_gift():
+    """The shield activates as soon as a rival removes a caller's card, before the gift is given."""
+    def fix_remove(s, owner, slot, by):
+        card = old_remove(s, owner, slot, by)
+        if s.shield == "armed" and owner == s.bao and by != s.bao:
+            s.shield, s.shield_touched = "active", False
+        return card
+    old_remove = zones.remove
+    zones.remove = fix_remove
+
+
+@mutant("4.2.2", "4.2.7")
+def shield_never_activates():
+    """The shield never activates: rivals may keep modifying the caller's cards."""
+    step("shield_check", lambda old, g: setattr(g.state, "shield_touched", False))
+
+
+@mutant("4.2.3")
+def looking_activates_shield():
+    """A rival looking at or showing a caller's card activates the shield (FAQ-18)."""
+    def touch(kind, action):
+        def extra(g, a):
+            targets = [a.target] if hasattr(a, "target") else [a.first, a.second]
+            for owner, _ in targets:
+                zones._touch(g.state, owner, a.player)
+        then_also(kind, action, extra)
+    touch("white_pelican", PeekAt)
+    touch("brown_pelican", ShowCard)
+    touch("macaw", MacawLook)
+
+
+@mutant("4.2.3", "6.7.1")
+def toco_addition_not_a_modification():
+    """A card added to the caller by a Toco Toucan is not a modification: the shield stays armed."""
+    old = zones.add
+
+    def add(s, owner, slot, card, by):
+        shield, touched = s.shield, s.shield_touched
+        old(s, owner, slot, card, by)
+        if card in s.moved:  # placed by a Toco Toucan
+            s.shield, s.shield_touched = shield, touched
+    zones.add = add
+
+
+@mutant("4.2.6", "4.2.2")
+def shield_after_pluck_powers():
+    """The shield activates only after the powers a pluck yields, so they may still modify the caller."""
+    from baobei_conform.mutants.patching import resolution
+
+    def fix(g, a, steps):
+        rest = [x for x in steps if x[0] != "shield_check"]
+        end = [x for x in rest if x[0] == "end_turn"]
+        return [x for x in rest if x[0] != "end_turn"] + [["shield_check"]] + end
+    resolution(fix)
+
+
+@mutant("4.2.7")
+def shield_blocks_only_plucks():
+    """The active shield stops rival plucks but not rival powers."""
+    powers.movable = lambda s, target, player: s.card_at(target) not in s.moved
+    powers._toco_rivals = lambda s, player: s.rivals(player)
+
+    def check(g, player, targets, clause):
+        for t in targets:
+            g.require(g.state.card_at(t) not in g.state.moved, "moved_by_power_this_turn", "moved", "6.11.1")
+    powers._check_movable = check
+    validate, _ = original("toco_toucan", powers.TocoAdd)
+    answer("toco_toucan", powers.TocoAdd,
+           validate=lambda g, a: g.require(a.rival in g.state.rivals(a.player), "illegal_target", "x", "6.7.1"))
+
+
+@mutant("4.2.7", "4.2.3")
+def shield_blocks_looking():
+    """The active shield also stops rivals from looking at the caller's cards."""
+    looks_refused(lambda g, player, t: zones.protected(g.state, t[0], player), "shielded", "4.2.7")
+
+
+@mutant("4.2.8")
+def shield_blocks_the_caller():
+    """The shield also stops the caller from modifying their own cards."""
+    zones.protected = lambda s, owner, by: s.shield == "active" and owner == s.bao
+
+
+@mutant("5.1.1", "6.8.1", "1.3")
+def golden_toucan_plus_five():
+    """The Golden Toucan counts +5 at the end of the round."""
+    old = cards.Catalog.value
+    cards.Catalog.value = lambda self, card: abs(old(self, card))
+
+
+@mutant("5.1.1")
+def round_total_only_known_cards():
+    """A round total counts only the cards its owner has seen."""
+    scoring.round_total = lambda g, p: sum(g.catalog.value(c) for c in g.state.zones[p]
+                                           if c is not None and p in g.state.seen.get(c, ()))
+
+
+@mutant("6.2.1", "5.1.1")
+def eagle_worth_thirteen():
+    """The Eagle is worth 13, like the Shoebill (a misread value; ruling R-01)."""
+    old = cards.Catalog.value
+    cards.Catalog.value = lambda self, card: 13 if self.species_of(card) == "eagle" else old(self, card)
+
+
+@mutant("5.2.1")
+def negative_totals_score_zero():
+    """A player who is not the BAO caller and ends with a negative total scores 0."""
+    def score(old, g):
+        old(g)
+        s = g.state
+        for p, v in s.round_scores.items():
+            if v < 0 and p != s.bao:
+                s.round_scores[p] = 0
+                s.scores[p] -= v
+    step("score_round", score)
+
+
+@mutant("5.2.2")
+def bao_success_scores_total():
+    """A successful BAO with a positive total scores that total, not 0."""
+    old = scoring.bao_score
+
+    def wrong(g, total, rivals):
+        score, clause = old(g, total, rivals)
+        return (total, clause) if clause == "5.2.2" else (score, clause)
+    scoring.bao_score = wrong
+
+
+@mutant("5.2.3")
+def bao_negative_success_scores_zero():
+    """A successful BAO with a negative total scores 0."""
+    old = scoring.bao_score
+
+    def wrong(g, total, rivals):
+        score, clause = old(g, total, rivals)
+        return (0, clause) if clause == "5.2.3" else (score, clause)
+    scoring.bao_score = wrong
+
+
+@mutant("5.2.4")
+def bao_failure_plain_total():
+    """A failed BAO scores the plain total plus 5."""
+    params(bao_failure_factor=1)
+
+
+@mutant("5.2.4")
+def bao_failure_minimum_ten():
+    """A failed BAO scores double the total with a minimum of 10."""
+    params(bao_failure_minimum=10)
+
+
+@mutant("5.3.1")
+def negative_round_score_not_subtracted():
+    """A negative round score does not lower the cumulative score."""
+    def score(old, g):
+        s = g.state
+        before = dict(s.scores)
+        old(g)
+        if not s.decisive and s.round_scores:
+            for p, v in s.round_scores.items():
+                if v < 0:
+                    s.scores[p] = before[p]
+    step("score_round", score)
+
+
+@mutant("5.3.2")
+def threshold_must_be_exceeded():
+    """The game ends only when a score goes over the threshold, not when it reaches it."""
+    def score(old, g):
+        params = g.params
+        g.params = dataclasses.replace(params, threshold={k: v + 1 for k, v in params.threshold.items()})
+        try:
+            old(g)
+        finally:
+            g.params = params
+    step("score_round", score)
+
+
+@mutant("5.3.2", "5.3.1")
+def threshold_on_round_score():
+    """The threshold is compared with the round score, not the cumulative score."""
+    def score(old, g):
+        s = g.state
+        if s.decisive:
+            return old(g)
+        before, s.scores = s.scores, dict.fromkeys(s.scores, 0)
+        old(g)
+        s.scores = {p: before[p] + v for p, v in s.scores.items()}
+    step("score_round", score)
+
+
+@mutant("5.3.3")
+def highest_total_wins():
+    """When the game ends, the highest cumulative score wins."""
+    scoring._lowest = lambda scores: [p for p, v in scores.items() if v == max(scores.values())]
+
+
+@mutant("5.4.1")
+def tie_first_seat_wins():
+    """A tie for the lowest total: the earliest seat wins, no decisive round."""
+    scoring._lowest = lambda scores: [min(p for p, v in scores.items() if v == min(scores.values()))]
+
+
+@mutant("5.4.1")
+def decisive_round_all_players():
+    """A tie for the win sends every player to the decisive round, not only the tied ones."""
+    old = scoring._lowest
+
+    def lowest(scores):
+        best = old(scores)
+        return list(scores) if len(best) > 1 else best
+    scoring._lowest = lowest
+
+
+@mutant("5.4.1", "2.1.2")
+def decisive_round_four_cards():
+    """A decisive round between two players deals 4 cards each."""
+    params(decisive_hand_size=dict.fromkeys(defaults().decisive_hand_size, 4))
+
+
+@mutant("5.4.1")
+def decisive_tie_replayed_by_all():
+    """A new tie in a decisive round is replayed among all players of the game."""
+    def after(g, scores):
+        best = scoring._lowest(scores)
+        if len(best) > 1:
+            s = g.state
+            s.players, s.first = list(range(s.seats)), None
+            s.round += 1
+            g.then(["round_start"])
+        else:
+            scoring._game_end(g, scores, "5.4.1")
+    scoring._after_decisive_round = after
+
+
+@mutant("5.4.1")
+def decisive_scores_added():
+    """A decisive round's scores are added to the cumulative totals, which decide the winner."""
+    def after(g, scores):
+        s = g.state
+        for p, v in scores.items():
+            s.scores[p] += v
+        scoring._game_end(g, {p: s.scores[p] for p in s.players}, "5.4.1")
+    scoring._after_decisive_round = after
+
+
+@mutant("B.7", "4.1.2")
+def zero_cards_cannot_call_bao():
+    """A player with zero cards may not call BAO."""
+    old = bao.bao_allowed
+    bao.bao_allowed = lambda s: old(s) and s.count(s.active) > 0
+
+
+@mutant("4.2.7", "4.2.8")
+def shield_spares_later_cards():
+    """The active shield covers only the caller's cards present when it activated, not cards the caller
+    receives later (a penalty card, a Toco Toucan's card): rivals may pluck those (ruling R-24)."""
+    from baobei_ref import pluck
+
+    old_add, old_check = zones.add, pluck.check_claim
+
+    def add(s, owner, slot, card, by):
+        old_add(s, owner, slot, card, by)
+        if s.shield == "active" and owner == s.bao:
+            s.__dict__.setdefault("after_shield", set()).add(card)
+
+    def check(g, player, targets, own_draw):
+        s = g.state
+        fresh = s.__dict__.get("after_shield", set())
+        caller = [s.card_at(t) for t in targets if isinstance(t, tuple) and t and t[0] == s.bao]
+        if s.shield == "active" and caller and all(c in fresh for c in caller):
+            s.shield = "armed"
+            try:
+                return old_check(g, player, targets, own_draw)
+            finally:
+                s.shield = "active"
+        return old_check(g, player, targets, own_draw)
+    zones.add, pluck.check_claim = add, check
+
+
+@mutant("4.2.8", "4.2.2")
+def caller_activates_own_shield():
+    """The caller's own modification of their cards (a defensive pluck) also activates the shield."""
+    def touch(s, owner, by):
+        if s.shield == "armed" and owner == s.bao:
+            s.shield_touched = True
+    zones._touch = touch
+
+
+@mutant("2.4.1", "5.3.1")
+def next_round_highest_cumulative_starts():
+    """The next round is started by the player with the highest cumulative score, not the last round's."""
+    old = scoring._next_round
+
+    def wrong(g, scores):
+        old(g, {p: g.state.scores[p] for p in scores})
+    scoring._next_round = wrong
+
+
+@mutant("4.1.6", "4.1.4")
+def no_powers_in_last_turns():
+    """During the rivals' last turns after BAO, powers no longer activate."""
+    step("power", lambda old, g, player, card, clause: None if g.state.bao is not None and not g.state.final_phase
+         else old(g, player, card, clause))
+
+
+@mutant("5.4.1", "2.1.3")
+def decisive_round_five_cards_each():
+    """Every decisive round deals 5 cards each, whatever the number of tied players."""
+    params(decisive_hand_size=dict.fromkeys(defaults().decisive_hand_size, 5))

@@ -1,0 +1,483 @@
+"""Misreadings of annex A (part 6): when powers activate, each power, their order and the per-turn limit."""
+
+from __future__ import annotations
+
+from baobei_conform.mutants.patching import (
+    answer,
+    looks_refused,
+    mutant,
+    original,
+    placed_seen,
+    resolution,
+    step,
+    then_also,
+)
+from baobei_ref import cards, game, powers, zones
+from baobei_ref.actions import BlindSwap, Gift, MacawLook, MacawSwap, PeekAt, ShoebillReplace, ShowCard, TocoAdd
+
+
+@mutant("6.1.2")
+def discard_power_lost_after_rival_pluck():
+    """A directly discarded card's power is lost when a rival plucked with it."""
+    def discard_power(old, g, card):
+        if g.state.discard[-1] == card:
+            old(g, card)
+    step("discard_power", discard_power)
+
+
+@mutant("6.1.2", "6.10.5")
+def discard_power_to_plucker():
+    """A directly discarded card's power goes to the rival who plucked with it."""
+    def discard_power(old, g, card):
+        plucker = next((e.data["player"] for e in g.events if e.kind == "pluck" and e.data.get("success")), None)
+        if plucker is None or not g.catalog.power(card):
+            return old(g, card)
+        g.then(["power", plucker, card, "6.1.2"])
+    step("discard_power", discard_power)
+
+
+@mutant("6.1.3", "6.10.3")
+def own_draw_reference_no_power():
+    """A successful own-draw pluck does not activate the drawn reference's power."""
+    resolution(lambda g, a, steps: [x for x in steps if not (x[0] == "power" and x[3] == "6.10.3")])
+
+
+@mutant("6.1.4", "3.3.7", "6.10.4", "6.10.5")
+def removed_card_no_power():
+    """A card removed by a single pluck does not activate its power."""
+    resolution(lambda g, a, steps: [x for x in steps if not (x[0] == "power" and x[3] in ("6.10.4", "6.10.5"))])
+
+
+@mutant("6.1.5", "2.5.5")
+def swapped_card_power():
+    """A card moved by a blind swap activates its power for the one who swapped (FAQ-15)."""
+    then_also("blind_swap", BlindSwap, lambda g, a: g.then(["power", a.player, g.state.card_at(a.first), "6.1.5"]))
+
+
+@mutant("6.1.5", "3.4.5")
+def gift_power():
+    """A gift card activates its power for the rival who receives it."""
+    _, perform = original("gift", Gift)
+
+    def wrong(g, a):
+        d = dict(g.state.pending.data)
+        perform(g, a)
+        g.then(["power", d["rival"], g.state.card_at((d["rival"], d["slot"])), "6.1.5"])
+    answer("gift", Gift, perform=wrong)
+
+
+@mutant("6.1.5", "3.5.2")
+def shown_failed_target_power():
+    """The target shown by a failed pluck activates its power for its owner."""
+    def fix(g, a, steps):
+        if not a.success:
+            steps += [["power", t[0], c, "6.1.5"] for t, c in zip(a.targets, a.cards, strict=True)]
+        return steps
+    resolution(fix)
+
+
+@mutant("6.2.2", "6.4.2")
+def brown_pelican_shown_power():
+    """A card shown by a Brown Pelican activates its power for its owner."""
+    then_also("brown_pelican", ShowCard, lambda g, a: g.then(["power", a.target[0], g.state.card_at(a.target),
+                                                               "6.4.2"]))
+
+
+@mutant("6.4.2", "3.1.2")
+def brown_pelican_shown_opens_window():
+    """A card shown by a Brown Pelican may be plucked like a discard."""
+    def wrong(g, a):
+        card = g.state.card_at(a.target)
+        perform(g, a)
+        g.then(["window", card])
+    _, perform = original("brown_pelican", ShowCard)
+    answer("brown_pelican", ShowCard, perform=wrong)
+
+
+@mutant("6.3.1")
+def white_pelican_rivals_only():
+    """The White Pelican may look only at a rival's card, not one's own."""
+    validate, _ = original("white_pelican", PeekAt)
+
+    def check(g, a):
+        validate(g, a)
+        g.require(a.target[0] != a.player, "illegal_target", "rivals only", "6.3.1")
+    answer("white_pelican", PeekAt, validate=check)
+
+
+@mutant("6.3.1")
+def white_pelican_shows_to_all():
+    """The White Pelican's card is shown to everyone, like the Brown Pelican's."""
+    then_also("white_pelican", PeekAt, lambda g, a: g.state.show_all(g.state.card_at(a.target)))
+
+
+@mutant("6.4.1")
+def brown_pelican_own_cards_only():
+    """The Brown Pelican may show only one of one's own cards."""
+    validate, _ = original("brown_pelican", ShowCard)
+
+    def check(g, a):
+        validate(g, a)
+        g.require(a.target[0] == a.player, "illegal_target", "own only", "6.4.1")
+    answer("brown_pelican", ShowCard, validate=check)
+
+
+@mutant("6.5.1")
+def blind_swap_looks():
+    """The blind swap lets its user look at both cards."""
+    def extra(g, a):
+        s = g.state
+        s.see(s.card_at(a.first), a.player)
+        s.see(s.card_at(a.second), a.player)
+    then_also("blind_swap", BlindSwap, extra)
+
+
+@mutant("6.5.1", "2.5.5")
+def blind_swap_same_player():
+    """The blind swap may exchange two cards of the same player."""
+    answer("blind_swap", BlindSwap, validate=lambda g, a: (g.check_target(a.first, "6.5.1"),
+                                                              g.check_target(a.second, "6.5.1")))
+
+
+@mutant("6.5.2", "6.10.7")
+def blind_swap_asked_without_pair():
+    """The blind swap is asked for even when no valid pair exists (the player must then pass)."""
+    old = powers._possible
+    powers._possible = lambda g, player, power: power == "blind_swap" or old(g, player, power)
+
+
+@mutant("6.5.2", "6.11.1", "4.2.7")
+def blind_swap_ignores_validity():
+    """The blind swap may use any two cards of two players, shielded or already moved ones included."""
+    old = powers._pairs
+    powers._pairs = lambda s, player, need_movable: old(s, player, False)
+    answer("blind_swap", BlindSwap, validate=lambda g, a: powers._check_pair(g, a, "6.5.1"))
+
+
+@mutant("6.5.2")
+def knowledge_stays_with_the_slot():
+    """After a swap, players remember the slots, not the cards: what they knew changes places (ruling R-27)."""
+    old = zones.swap
+
+    def swap(s, a, b, by):
+        ca, cb = s.card_at(a), s.card_at(b)
+        old(s, a, b, by)
+        s.seen[ca], s.seen[cb] = s.seen.get(cb, set()), s.seen.get(ca, set())
+    zones.swap = swap
+
+
+@mutant("6.6.1")
+def macaw_swap_mandatory():
+    """The Macaw must swap the two cards it looked at."""
+    answer("macaw_swap", MacawSwap, validate=lambda g, a: (g.require_player(a),
+                                                             g.require(a.swap is True, "illegal_target", "swap",
+                                                                       "6.6.1")))
+
+
+@mutant("6.6.1")
+def macaw_does_not_look():
+    """The Macaw swaps without its user looking at the cards."""
+    def wrong(g, a):
+        s = g.state
+        before = {c: set(s.seen.get(c, ())) for c in (s.card_at(a.first), s.card_at(a.second))}
+        perform(g, a)
+        s.seen.update(before)
+    _, perform = original("macaw", MacawLook)
+    answer("macaw", MacawLook, perform=wrong)
+
+
+@mutant("6.6.2", "4.2.7")
+def macaw_cannot_look_at_protected():
+    """The Macaw may not even look at a card it could not swap (a shielded or already moved one)."""
+    validate, _ = original("macaw", MacawLook)
+
+    def check(g, a):
+        validate(g, a)
+        powers._check_movable(g, a.player, (a.first, a.second), "6.6.1")
+    answer("macaw", MacawLook, validate=check)
+
+
+@mutant("6.7.1")
+def toco_card_to_the_user():
+    """The Toco Toucan adds the drawn card to its user's own zone."""
+    step("toco_draw", lambda old, g, player, rival: old(g, player, player))
+
+
+@mutant("6.7.1", "2.5.4")
+def toco_user_chooses_the_slot():
+    """The Toco Toucan's user, not the rival, chooses where the added card goes (ruling R-18)."""
+    def place(old, g, owner, card, by, clause):
+        if clause == "6.7.1" and len(g.state.empty_slots(owner)) > 1:
+            g.ask("place", by, card=card, by=by, clause=clause, owner=owner)
+        else:
+            old(g, owner, card, by, clause)
+    step("place", place)
+
+
+@mutant("6.7.2", "B.8")
+def toco_not_on_zero_cards():
+    """The Toco Toucan cannot target a rival with zero cards."""
+    old = powers._toco_rivals
+    powers._toco_rivals = lambda s, player: [r for r in old(s, player) if s.count(r)]
+    validate, _ = original("toco_toucan", TocoAdd)
+
+    def check(g, a):
+        validate(g, a)
+        g.require(g.state.count(a.rival) > 0, "illegal_target", "no cards", "6.7.2")
+    answer("toco_toucan", TocoAdd, validate=check)
+
+
+@mutant("6.7.2")
+def toco_card_seen_by_rival():
+    """The rival looks at the card the Toco Toucan adds."""
+    placed_seen("6.7.1")
+
+
+@mutant("6.7.2", "6.1.5")
+def toco_card_power():
+    """The card a Toco Toucan adds activates its power for the rival."""
+    def place(old, g, owner, card, by, clause):
+        old(g, owner, card, by, clause)
+        if clause == "6.7.1":
+            g.state.agenda.append(["power", owner, card, "6.7.2"])
+    step("place", place)
+
+
+@mutant("6.8.1")
+def golden_toucan_acts_as_toco():
+    """The Golden Toucan has the Toco Toucan's power."""
+    old = cards.Catalog.power
+    cards.Catalog.power = lambda self, card: "add_to_rival" if self.species_of(card) == "golden_toucan" \
+        else old(self, card)
+
+
+@mutant("6.9.1", "6.9.2")
+def shoebill_draws_one_card():
+    """The Shoebill draws one card and replaces one card of a rival."""
+    def draw(old, g, player, drawn):
+        old(g, player, drawn)
+        if not drawn and g.state.agenda and g.state.agenda[-1][0] == "shoebill_draw":
+            g.state.agenda[-1][2] = g.state.agenda[-1][2] + [None]
+    step("shoebill_draw", draw)
+
+
+@mutant("6.9.2")
+def shoebill_cards_not_looked_at():
+    """The Shoebill's user does not look at the two drawn cards."""
+    def draw(old, g, player, drawn):
+        s = g.state
+        before = {c: set(s.seen.get(c, ())) for c in s.deck[-2:]}
+        old(g, player, drawn)
+        for c, who in before.items():
+            s.seen[c] = who
+    step("shoebill_draw", draw)
+
+
+@mutant("6.9.3", "6.10.7")
+def shoebill_own_replacement_optional():
+    """The Shoebill's own replacement is optional: replacing only the rival's card is allowed."""
+    old = powers.shoebill_options
+
+    def lenient(g, a):
+        own, rival = old(g, a.player)
+        if a.own is None and a.rival is not None and own:
+            powers.shoebill_options = lambda g2, p: ([], rival)
+            try:
+                validate(g, a)
+            finally:
+                powers.shoebill_options = old
+        else:
+            validate(g, a)
+    validate, _ = original("shoebill", ShoebillReplace)
+    answer("shoebill", ShoebillReplace, validate=lenient)
+
+
+@mutant("6.9.4", "2.5.3")
+def shoebill_cards_to_new_slots():
+    """The Shoebill's new cards go to new slots; the replaced cards' slots stay empty."""
+    def put(g, player, target, card):
+        s = g.state
+        old = zones.remove(s, target[0], target[1], by=player)
+        zones.add(s, target[0], len(s.zones[target[0]]) + 1, card, by=player)
+        s.moved.add(card)
+        s.under.append(old)
+    powers._shoebill_put = put
+
+
+@mutant("6.9.5")
+def shoebill_old_cards_face_up():
+    """The Shoebill's replaced cards go face up on the discard pile."""
+    def put(g, player, target, card):
+        s = g.state
+        old = zones.replace(s, target[0], target[1], card, by=player)
+        s.moved.add(card)
+        s.discard.insert(-1, old)
+        s.show_all(old)
+    powers._shoebill_put = put
+
+
+@mutant("6.9.6")
+def shoebill_nothing_without_own_cards():
+    """A Shoebill whose user has no card does nothing at all."""
+    old = powers.shoebill_options
+
+    def options(g, player):
+        own, rival = old(g, player)
+        return (own, rival) if g.state.count(player) else ([], [])
+    powers.shoebill_options = options
+
+
+@mutant("6.9.6", "6.9.5")
+def shoebill_unused_card_on_top():
+    """A Shoebill card that cannot be used goes face up on the discard pile."""
+    _, old_perform = original("shoebill", ShoebillReplace)
+
+    def wrong(g, a):
+        s = g.state
+        drawn = list(s.pending.data["cards"])
+        old_perform(g, a)
+        for c in drawn:
+            if c in s.under:
+                s.under.remove(c)
+                s.discard.insert(-1, c)
+    answer("shoebill", ShoebillReplace, perform=wrong)
+
+
+@mutant("6.10.2", "6.10.3", "6.10.4")
+def own_draw_removed_power_first():
+    """After a successful own-draw pluck, the removed card's power resolves before the reference's."""
+    def fix(g, a, steps):
+        powers_ = [x for x in steps if x[0] == "power"]
+        if len(powers_) == 2:
+            i, j = steps.index(powers_[0]), steps.index(powers_[1])
+            steps[i], steps[j] = steps[j], steps[i]
+        return steps
+    resolution(fix)
+
+
+@mutant("6.10.5", "6.1.2")
+def active_discard_power_first():
+    """The active player's discard power resolves before the plucker's removed-card power (ruling R-04)."""
+    def fix(g, a, steps):
+        s = g.state
+        if a.success and not a.own_draw and ["discard_power", a.reference] in s.agenda:
+            s.agenda.remove(["discard_power", a.reference])
+            i = next((i for i, x in enumerate(steps) if x[0] == "power"), len(steps))
+            steps.insert(i, ["discard_power", a.reference])
+        return steps
+    resolution(fix)
+
+
+@mutant("6.10.7", "6.9.3")
+def shoebill_may_replace_nothing():
+    """A Shoebill's user may decline the power and replace nothing (ruling R-11)."""
+    validate, _ = original("shoebill", ShoebillReplace)
+    answer("shoebill", ShoebillReplace, validate=lambda g, a: None if a.own is None and a.rival is None
+           else validate(g, a))
+
+
+@mutant("6.10.7", "6.3.1")
+def pelican_power_may_be_declined():
+    """A White Pelican's power may be skipped: the player simply ends the turn."""
+    from baobei_ref.actions import EndTurn
+
+    game.ANSWERS[("white_pelican", EndTurn)] = (lambda g, a: g.require_player(a), lambda g, a: None)
+
+
+@mutant("6.11.1")
+def move_limit_never_clears():
+    """A card moved by a power stays locked for the rest of the round."""
+    def start(old, g):
+        moved = set(g.state.moved)
+        old(g)
+        g.state.moved |= moved
+    step("turn_start", start)
+
+
+@mutant("6.11.1")
+def move_limit_blocks_looking():
+    """A card moved by a power this turn may not be looked at or shown either."""
+    looks_refused(lambda g, player, t: g.state.card_at(t) in g.state.moved, "moved_by_power_this_turn", "6.11.1")
+
+
+@mutant("6.11.1")
+def placed_cards_not_counted():
+    """Cards placed by a power (the Shoebill's, the Toco Toucan's) are not counted as moved (ruling R-08)."""
+    def put(g, player, target, card):
+        s = g.state
+        old = zones.replace(s, target[0], target[1], card, by=player)
+        s.under.append(old)
+    powers._shoebill_put = put
+
+
+@mutant("6.9.6", "6.9.3")
+def shoebill_single_card_replaces_own():
+    """A Shoebill that could draw only one card must use it on its user's own card (ruling R-21: the user's choice)."""
+    validate, _ = original("shoebill", ShoebillReplace)
+
+    def check(g, a):
+        validate(g, a)
+        own, _ = powers.shoebill_options(g, a.player)
+        g.require(len(g.state.pending.data["cards"]) > 1 or a.own is not None or not own, "illegal_target",
+                  "the single card replaces an own card", "6.9.6")
+    answer("shoebill", ShoebillReplace, validate=check)
+
+
+@mutant("6.7.1")
+def toco_may_target_oneself():
+    """The Toco Toucan may add the card to its user's own zone."""
+    answer("toco_toucan", TocoAdd, validate=lambda g, a: g.require_player(a))
+
+
+@mutant("6.6.1", "6.6.2")
+def macaw_one_player_pair():
+    """The Macaw may look at two cards of the same player."""
+    answer("macaw", MacawLook, validate=lambda g, a: (g.require_player(a), g.check_target(a.first, "6.6.1"),
+                                                        g.check_target(a.second, "6.6.1")))
+
+
+@mutant("6.3.1")
+def white_pelican_owner_also_sees():
+    """The White Pelican's look is shared with the card's owner."""
+    then_also("white_pelican", PeekAt, lambda g, a: g.state.see(g.state.card_at(a.target), a.target[0]))
+
+
+@mutant("6.11.1", "6.6.1")
+def macaw_look_counts_as_moved():
+    """Cards the Macaw looked at count as moved by a power this turn, even when it leaves them (ruling R-08)."""
+    def extra(g, a):
+        s = g.state
+        s.moved.update((s.card_at(a.first), s.card_at(a.second)))
+    then_also("macaw", MacawLook, extra)
+
+
+@mutant("6.9.5", equivalent="Views show nothing of the cards under the pile but their count, and a recycle makes "
+                              "them unknown to everyone (7.1.5) before any of them can reach a zone again: what a "
+                              "player knows of a card under the pile never shows in any position.")
+def shoebill_user_sees_replaced_cards():
+    """The Shoebill's user looks at the two cards it replaces before sliding them under the pile."""
+    def put(g, player, target, card):
+        g.state.see(g.state.card_at(target), player)
+        old(g, player, target, card)
+    old = powers._shoebill_put
+    powers._shoebill_put = put
+
+
+@mutant("6.7.2")
+def toco_card_seen_by_user():
+    """The Toco Toucan's user looks at the card before adding it to the rival's zone."""
+    def place(old, g, owner, card, by, clause):
+        if clause == "6.7.1":
+            g.state.see(card, by)
+        old(g, owner, card, by, clause)
+    step("place", place)
+
+
+@mutant("6.5.1", "2.5.5")
+def blind_swap_owners_look():
+    """After a blind swap each owner looks at the card they received."""
+    def extra(g, a):
+        s = g.state
+        s.see(s.card_at(a.first), a.first[0])
+        s.see(s.card_at(a.second), a.second[0])
+    then_also("blind_swap", BlindSwap, extra)

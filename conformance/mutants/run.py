@@ -1,0 +1,81 @@
+"""Run mutants against the scenario suite in process and tabulate which scenarios kill each one."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from baobei_conform.mutants.patching import Mutant, applied
+from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.runner.run import run_scenario
+from baobei_conform.scenario import Scenario
+from baobei_ref import game
+
+STEP_BUDGET = 20_000  # agenda steps per action: a mutant that loops forever is killed, not hung
+
+
+@dataclass
+class MutantResult:
+    """One mutant's run: the scenarios that failed (killed it) and how long the suite took."""
+
+    mutant: Mutant
+    killed_by: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        """killed | survived | equivalent (listed apart, not counted)."""
+        if self.mutant.equivalent:
+            return "equivalent"
+        return "killed" if self.killed_by else "survived"
+
+    def to_json(self) -> dict:
+        m = self.mutant
+        return {"mutant": m.name, "misreading": m.doc, "clauses": list(m.clauses), "origin": m.origin,
+                "status": self.status, "killed_by": self.killed_by, "equivalent": m.equivalent,
+                "seconds": round(self.seconds, 4)}
+
+
+def _budgeted_run(g) -> None:
+    """``Game.run`` with a step budget."""
+    s = g.state
+    for _ in range(STEP_BUDGET):
+        if s.pending is not None:
+            return
+        name, *args = s.agenda.pop()
+        game.STEPS[name](g, *args)
+    raise RuntimeError(f"no decision after {STEP_BUDGET} steps: the mutant loops")
+
+
+def run_mutant(m: Mutant | None, scenarios: list[Scenario]) -> list[str]:
+    """The ids of the scenarios that do not pass with ``m`` switched on (None: the plain reference)."""
+    with applied(m):
+        game.Game.run = _budgeted_run
+        engine = ReferenceEngine()
+        return [s.id for s in scenarios if run_scenario(s, engine).status != "pass"]
+
+
+def run_mutants(mutants: list[Mutant], scenarios: list[Scenario]) -> list[MutantResult]:
+    """Every mutant against every scenario; the suite must pass on the reference first."""
+    broken = run_mutant(None, scenarios)
+    if broken:
+        raise ValueError(f"the suite does not pass on the reference: {', '.join(broken)}")
+    results = []
+    for m in mutants:
+        start = time.perf_counter()
+        killed_by = run_mutant(m, scenarios)
+        results.append(MutantResult(m, killed_by, time.perf_counter() - start))
+    return results
+
+
+def summary(results: list[MutantResult]) -> dict:
+    """Counts for the benchmark and the report: equivalents are left out of ``mutants`` and listed."""
+    counted = [r for r in results if r.status != "equivalent"]
+    killed = sum(r.status == "killed" for r in counted)
+    return {
+        "mutants": len(counted),
+        "mutants_killed": killed,
+        "mutation_score": round(killed / len(counted), 4) if counted else 1.0,
+        "survivors": [r.mutant.name for r in counted if r.status == "survived"],
+        "equivalent": {r.mutant.name: r.mutant.equivalent for r in results if r.status == "equivalent"},
+    }
