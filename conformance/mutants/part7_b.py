@@ -215,15 +215,16 @@ def final_phase_without_penalized_player():
 
 
 @mutant("7.2.4", "4.1.5")
-def final_phase_after_bao_skips_caller():
-    """A final phase started after BAO gives no last turn to the caller (ruling R-05)."""
+def final_phase_after_bao_caller_plays_again():
+    """A final phase started after BAO gives every player but the active one a last turn, the BAO caller
+    included (line 289 read alone; ruling R-05 adopts B: the caller never plays again, lines 156, 346)."""
     old = deck.start_final_phase
 
     def start(g):
         old(g)
         s = g.state
-        if s.bao is not None and s.bao in s.last_turns:
-            s.last_turns.remove(s.bao)
+        if s.bao is not None and s.final_phase and s.bao != s.active and s.bao not in (s.last_turns or []):
+            s.last_turns = s.rivals(s.active)
     deck.start_final_phase = start
 
 
