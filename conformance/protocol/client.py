@@ -191,7 +191,7 @@ class StdioEngine:
             error = reply.get("error") or {}
             raise ProtocolError(f"{cmd!r} failed: {error.get('code')}: {error.get('message', '')}",
                                 self.stderr(), json.dumps(reply))
-        field = {"state": "state", "view": "view"}.get(cmd)
+        field = {"state": "state", "view": "view", "legal_actions": "actions"}.get(cmd)
         if field is None:
             return None
         if field not in reply:
@@ -274,6 +274,9 @@ class StdioEngine:
 
     def view(self, player: int) -> dict:
         return self._one(("view", player))
+
+    def legal_actions(self) -> list[dict]:
+        return self._one(("legal_actions",))
 
 
 def _text(line: bytes) -> str:
