@@ -21,22 +21,22 @@ from baobei_ref.scoring import round_total
 BAO_EAGERNESS = (0, 1, 4, 20)  # percent chance of calling BAO when it may be called
 
 
-def _claims(g: Game, player: int, reference: str | None) -> tuple[list, list, list, Sequence]:
-    """(matching singles, missing singles, matching ordered doubles, every double) of one player."""
+def _claims(g: Game, player: int, reference: str | None) -> tuple[list, list, list, list, Sequence]:
+    """(matching singles, tempting misses, other misses, matching ordered doubles, every double) of one player."""
     claims = legal_claims(g, player)
     if not claims.targets or reference is None:
-        return [], [], [], ()
+        return [], [], [], [], ()
     match = [t for t in claims.targets if g.catalog.matches(reference, g.state.card_at(t))]
     value = g.catalog.value(reference)
     # Misses that a misreading would take for matches come first: the same value, or a bird of a family.
     tempting = [t for t in claims.targets if t not in match and (
         g.catalog.value(g.state.card_at(t)) == value or _in_a_family(g, g.state.card_at(t)))]
-    miss = tempting + [t for t in claims.targets if t not in match and t not in tempting]
+    miss = [t for t in claims.targets if t not in match and t not in tempting]
     singles = len(claims.targets)
     doubles = [(a, b) for a in match for b in match if a != b] if claims.size > singles else []
     every_double = _Slice(claims, singles)
-    return ([A.Pluck(player, (t,)) for t in match], [A.Pluck(player, (t,)) for t in miss],
-            [A.Pluck(player, pair) for pair in doubles], every_double)
+    return ([A.Pluck(player, (t,)) for t in match], [A.Pluck(player, (t,)) for t in tempting],
+            [A.Pluck(player, (t,)) for t in miss], [A.Pluck(player, pair) for pair in doubles], every_double)
 
 
 class _Slice(Sequence):
@@ -66,17 +66,18 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
         legal = g.legal_actions()
         return choices.weighted([(6, legal[:1] if isinstance(legal[0], A.Draw) else []), (1, legal)])
     if p.kind == "drawn":
-        match, miss, doubles, every_double = _claims(g, p.player, s.drawn)
+        match, tempting, miss, doubles, every_double = _claims(g, p.player, s.drawn)
         keeps = [A.Keep(p.player, slot) for slot in s.own_slots(p.player)]
-        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4, match), (1, miss), (2, doubles),
-                                 (1, every_double)])
+        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4, match), (2, tempting), (1, miss),
+                                 (2, doubles), (1, every_double)])
     if p.kind == "window":
         top = s.discard[-1] if s.discard else None
         groups = [_claims(g, player, top) for player in p.players]
         match = [a for m, *_ in groups for a in m]
         rivals = [A.SimultaneousPlucks((a, b)) for a in match for b in match if a.player < b.player]
-        return choices.weighted([(8, [A.CloseWindow()]), (4, match), (1, [a for _, m, *_ in groups for a in m]),
-                                 (2, [a for _, _, d, _ in groups for a in d]), (1, rivals)])
+        return choices.weighted([(8, [A.CloseWindow()]), (4, match), (2, [a for _, t, *_ in groups for a in t]),
+                                 (1, [a for _, _, m, *_ in groups for a in m]),
+                                 (2, [a for *_, d, _ in groups for a in d]), (1, rivals)])
     legal = g.legal_actions()
     if p.kind == "end_turn":
         bao = [a for a in legal if isinstance(a, A.CallBao)]
@@ -91,7 +92,7 @@ def _bao_edge(g: Game, player: int) -> int:
     mine, lowest = totals.pop(player), min(totals.values())
     if mine == lowest:
         return 40
-    return 20 if mine <= 2 or mine < lowest else 0
+    return 10 if mine <= 2 else 0
 
 
 def _in_a_family(g: Game, card: str) -> bool:
