@@ -111,7 +111,11 @@ class Game:
 
     # --- used by the rule modules ---------------------------------------------------------------
     def emit(self, kind: str, clause: str, ruling: str | None = None, also: tuple[str, ...] = (), **data) -> None:
-        """Record an event governed by ``clause`` (and the clauses in ``also``, and ``ruling``)."""
+        """Record an event governed by ``clause`` (and the clauses in ``also``, and ``ruling``).
+
+        Its kind and fields must be in the spec's vocabulary (what engines and scenarios are told exists).
+        """
+        default_spec().vocabulary.check_event(kind, data)
         self.events.append(Event(kind, clause, data, ruling, tuple(also)))
 
     def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (), **data) -> None:

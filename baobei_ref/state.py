@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What the game waits for: ``kind`` (see ``DECISIONS``), who decides, and what it is about.
+    """What the game waits for: a decision ``kind`` of the spec vocabulary, who decides, and what it is about.
 
     ``player`` is None for chance outcomes and for a reaction window, where ``players`` lists who
     may claim. ``data`` holds JSON-ready details (the reference card, the rival of a gift...).
@@ -24,29 +24,6 @@ class Decision:
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "player": self.player, "players": list(self.players), "data": self.data}
-
-
-# Every decision kind, with the actions that answer it.
-DECISIONS = {
-    "first_player": "choose_first_player (chance)",
-    "deal": "shuffle (chance): the deck order for the deal",
-    "recycle": "shuffle (chance): the order of the recycled cards",
-    "initial_peek": "initial_peek",
-    "turn": "draw | take_discard",
-    "drawn": "pluck (own draw) | keep | discard",
-    "window": "pluck | simultaneous_plucks | close_window",
-    "gift": "gift",
-    "place": "place",
-    "white_pelican": "peek_at",
-    "brown_pelican": "show_card",
-    "blind_swap": "blind_swap",
-    "macaw": "macaw_look",
-    "macaw_swap": "macaw_swap",
-    "toco_toucan": "toco_add",
-    "shoebill": "shoebill_replace",
-    "end_turn": "call_bao | end_turn",
-    "game_over": "none",
-}
 
 
 @dataclass(slots=True)

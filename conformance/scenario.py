@@ -6,14 +6,13 @@ reused. Every error names the file, the line and column, and shows the offending
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from baobei_conform.dsl.compile import compile_script
-from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.dsl.errors import ScenarioError, nearest
 from baobei_conform.dsl.parse import parse_script
 from baobei_spec import Spec, default_spec
 
@@ -36,11 +35,6 @@ class Scenario:
 
     def file_line(self, script_line: int) -> int:
         return self.script_line + script_line - 1
-
-
-def _nearest(value: str, known) -> str:
-    close = difflib.get_close_matches(value, list(known), n=3, cutoff=0.5)
-    return f"; nearest: {', '.join(close)}" if close else ""
 
 
 def _node_of(mapping: yaml.MappingNode, key: str):
@@ -93,14 +87,14 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
         if not isinstance(cid, str):
             fail(f"clause id {cid!r} must be quoted: YAML reads 6.10 as the number 6.1", "clauses", i)
         if cid not in spec.clauses:
-            fail(f"unknown clause {cid!r}{_nearest(cid, spec.clauses)}", "clauses", i)
+            fail(f"unknown clause {cid!r}{nearest(cid, spec.clauses)}", "clauses", i)
     faq_ids = {c.id for c in spec.faq()}
     for i, fid in enumerate(data.get("faq") or ()):
         if fid not in faq_ids:
-            fail(f"unknown FAQ entry {fid!r}{_nearest(str(fid), faq_ids)}", "faq", i)
+            fail(f"unknown FAQ entry {fid!r}{nearest(str(fid), faq_ids)}", "faq", i)
     for i, rid in enumerate(data.get("rulings") or ()):
         if rid not in spec.rulings:
-            fail(f"unknown ruling {rid!r}{_nearest(str(rid), spec.rulings)}", "rulings", i)
+            fail(f"unknown ruling {rid!r}{nearest(str(rid), spec.rulings)}", "rulings", i)
 
     script_node = _node_of(root, "script")
     # A block scalar ("script: |") starts on the line after its indicator.
@@ -111,7 +105,7 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
         body = lines[first_line - 1]
         column = len(body) - len(body.lstrip(" "))
     try:
-        steps = compile_script(parse_script(data["script"]))
+        steps = compile_script(parse_script(data["script"], spec))
     except ScenarioError as exc:
         raise exc.located(shown, first_line - 1, column, lines) from None
     return Scenario(

@@ -11,7 +11,7 @@ Everything else in baobei cites this package by clause id. Load it once::
 """
 
 from baobei_spec.load import SPEC_ROOT, SpecError, default_spec, load_spec
-from baobei_spec.model import Clause, ErrorCode, Params, Ruling, Section, Spec, Species
+from baobei_spec.model import Clause, ErrorCode, Params, Ruling, Section, Spec, Species, Vocabulary
 
 __all__ = [
     "SPEC_ROOT",
@@ -23,6 +23,7 @@ __all__ = [
     "Spec",
     "SpecError",
     "Species",
+    "Vocabulary",
     "default_spec",
     "load_spec",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from baobei_spec.load import Problem, text_refs
-from baobei_spec.model import Spec
+from baobei_spec.model import Spec, part_of
 
 
 def unresolved_refs(spec: Spec) -> list[Problem]:
@@ -52,6 +52,8 @@ def _named_ids(spec: Spec) -> list[Problem]:
         if sp.family not in spec.families and sp.facts["family"].source:
             out.append(Problem("catalog.yaml", sp.id, f"sourced family {sp.family!r} is not declared"))
     for c in spec.clauses.values():
+        if part_of(c.id) not in spec.vocabulary.parts:
+            out.append(Problem(c.file, c.id, "its part is not one of the vocabulary's parts"))
         if c.section == "?":
             out.append(Problem(c.file, c.id, f"line {c.line_es} lies in no section of the outline"))
     return out

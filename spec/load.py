@@ -19,12 +19,15 @@ from baobei_spec.model import (
     Section,
     Spec,
     Species,
+    Vocabulary,
 )
 
 SPEC_ROOT = Path(__file__).resolve().parent
 RULEBOOK_ES = "rulebook/000_6fef198ee512738b.txt"
 RULEBOOK_NL = "rulebook/002_5e82730e00f7d66f.txt"
 RULING_STATUSES = ("decided", "provisional")
+_NAME = re.compile(r"[a-z][a-z_]*")
+VOCABULARY_KEYS = ("parts", "actions", "decisions", "events", "checks")
 # Cross-references as the Spanish text writes them: "§ 3.5", "§§ 6.1 y 6.10", "parte 3", "anexo A".
 _REF_PATTERNS = (
     re.compile(r"§§? ?(\d+\.\d+)(?: y (\d+\.\d+))?"),
@@ -269,6 +272,58 @@ def _load_errors(root: Path, problems: list[Problem]) -> dict[str, ErrorCode]:
     return errors
 
 
+def _names(raw, rel: str, entry: str, problems: list[Problem]) -> list[str]:
+    """A list of snake_case names (a mapping gives its keys); anything else is a problem."""
+    items = list(raw) if isinstance(raw, dict | list) else None
+    if items is None:
+        problems.append(Problem(rel, entry, f"must be a list or mapping of names, not {raw!r}"))
+        return []
+    bad = [n for n in items if not (isinstance(n, str) and _NAME.fullmatch(n))]
+    if bad or len(set(items)) != len(items):
+        problems.append(Problem(rel, entry, f"names must be unique snake_case strings: {items}"))
+    return [n for n in items if isinstance(n, str)]
+
+
+def _load_vocabulary(root: Path, errors: dict[str, ErrorCode], problems: list[Problem]) -> Vocabulary:
+    rel = "vocabulary.yaml"
+    raw = _read_yaml(root, rel, problems)
+    raw = raw if isinstance(raw, dict) else {}
+    for key in VOCABULARY_KEYS:
+        if not isinstance(raw.get(key), dict | list):
+            problems.append(Problem(rel, key, "missing (or not a list / mapping)"))
+    for key in sorted(set(raw) - set(VOCABULARY_KEYS), key=str):
+        problems.append(Problem(rel, str(key), f"unknown key; keys are {', '.join(VOCABULARY_KEYS)}"))
+
+    def mapping(key: str) -> dict:
+        value = raw.get(key)
+        return value if isinstance(value, dict) else {}
+
+    for group in ("actions", "decisions", "events", "checks"):
+        _names(mapping(group), rel, group, problems)
+    actions = {t: {str(f): str(d) for f, d in v.items()} if isinstance(v, dict) else {}
+               for t, v in mapping("actions").items()}
+    for t, fields in actions.items():
+        _names(fields, rel, f"actions.{t}", problems)
+    decisions = {k: tuple(_names(v or [], rel, f"decisions.{k}", problems)) for k, v in mapping("decisions").items()}
+    events = {k: tuple(_names(v or [], rel, f"events.{k}", problems)) for k, v in mapping("events").items()}
+    checks = {w: {str(f): str(e) for f, e in v.items()} if isinstance(v, dict) else {}
+              for w, v in mapping("checks").items()}
+    for kind, types in decisions.items():
+        for t in types:
+            if t not in actions:
+                problems.append(Problem(rel, f"decisions.{kind}", f"unknown action type {t!r}"))
+    for t in actions:
+        if not any(t in types for types in decisions.values()):
+            problems.append(Problem(rel, f"actions.{t}", "answers no decision"))
+    forms = [f for v in checks.values() for f in v]
+    _names(forms, rel, "checks (statement forms)", problems)
+    for what, examples in checks.items():
+        if not examples or not all(e.startswith("expect ") for e in examples.values()):
+            problems.append(Problem(rel, f"checks.{what}", "needs statement forms, each with an `expect ...` example"))
+    parts = tuple(str(p) for p in raw.get("parts") or ())
+    return Vocabulary(parts, actions, decisions, events, checks, tuple(errors))
+
+
 def _read_lines(root: Path, rel: str, problems: list[Problem]) -> tuple[str, ...]:
     try:
         return tuple((root / rel).read_text(encoding="utf-8").split("\n"))
@@ -296,6 +351,7 @@ def load_spec(root: Path | str | None = None, strict: bool = True) -> Spec:
     sections = _load_sections(root, problems)
     clauses = _load_clauses(root, sections, problems)
     species, families, total = _load_catalog(root, problems)
+    errors = _load_errors(root, problems)
     spec = Spec(
         sections=sections,
         clauses=clauses,
@@ -304,9 +360,10 @@ def load_spec(root: Path | str | None = None, strict: bool = True) -> Spec:
         total_cards=total,
         params=_load_params(root, problems),
         rulings=_load_rulings(root, problems),
-        errors=_load_errors(root, problems),
+        errors=errors,
         lines_es=_read_lines(root, RULEBOOK_ES, problems),
         lines_nl=_read_lines(root, RULEBOOK_NL, problems),
+        vocabulary=_load_vocabulary(root, errors, problems),
         problems=(),
     )
     problems.extend(check_spec(spec))

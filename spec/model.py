@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 KINDS = ("normative", "example", "informative", "summary", "faq")
 
 
+def part_of(clause_id: str) -> str:
+    """The rulebook part a clause id belongs to: '3' for 3.5.4, 'B' for B.2, 'FAQ' for FAQ-07."""
+    return clause_id.split("-")[0].split(".")[0]
+
+
 @dataclass(frozen=True)
 class Section:
     """A heading of the reconstructed outline (e.g. ``3.5`` Failed pluck)."""
@@ -94,6 +99,35 @@ class ErrorCode:
 
 
 @dataclass(frozen=True)
+class Vocabulary:
+    """The names the protocol and the scenario language share (``vocabulary.yaml``): one place for each."""
+
+    parts: tuple[str, ...]
+    actions: dict[str, dict[str, str]]  # action type -> {field: what it holds}, in protocol order
+    decisions: dict[str, tuple[str, ...]]  # decision kind -> the action types that answer it
+    events: dict[str, tuple[str, ...]]  # event kind -> its data fields
+    checks: dict[str, dict[str, str]]  # check kind (``what``) -> {statement form: example}
+    error_codes: tuple[str, ...]  # those of errors.yaml
+
+    def forms(self) -> dict[str, str]:
+        """Statement form (a grammar rule of ``expect``) -> the check kind it compiles to."""
+        return {form: what for what, forms in self.checks.items() for form in forms}
+
+    def answers(self, action_type: str) -> list[str]:
+        """The decision kinds an action type answers."""
+        return [kind for kind, types in self.decisions.items() if action_type in types]
+
+    def check_event(self, kind: str, fields) -> None:
+        """Refuse an event the vocabulary lacks, or a data field it does not list for that kind."""
+        known = self.events.get(kind)
+        if known is None:
+            raise ValueError(f"event kind {kind!r} is not in spec/vocabulary.yaml")
+        extra = [f for f in fields if f not in known]
+        if extra:
+            raise ValueError(f"event {kind!r}: field(s) {', '.join(extra)} not in spec/vocabulary.yaml")
+
+
+@dataclass(frozen=True)
 class Spec:
     """The whole spec, indexed by id."""
 
@@ -107,6 +141,7 @@ class Spec:
     errors: dict[str, ErrorCode]
     lines_es: tuple[str, ...]
     lines_nl: tuple[str, ...]
+    vocabulary: Vocabulary
     problems: tuple = ()
 
     def clause(self, clause_id: str) -> Clause:

@@ -5,28 +5,21 @@ from __future__ import annotations
 from collections import Counter
 
 from baobei_spec.checks import uncovered_lines, unresolved_refs
-from baobei_spec.model import Spec
+from baobei_spec.model import Spec, part_of
 
-
-def part_of(clause_id: str) -> str:
-    """The rulebook part a clause id belongs to: '3' for 3.5.4, 'B' for B.2, 'FAQ' for FAQ-07."""
-    return clause_id.split("-")[0].split(".")[0]
-
-
-_PARTS = ("1", "2", "3", "4", "5", "6", "7", "B", "SUM", "FAQ", "REM")
-
-
-def _part_order(item: tuple[str, int]) -> int:
-    return _PARTS.index(item[0]) if item[0] in _PARTS else len(_PARTS)
+__all__ = ["part_of", "render", "summarize"]
 
 
 def summarize(spec: Spec) -> dict:
     """The summary as one JSON-ready object."""
+    parts = spec.vocabulary.parts
+    by_part = Counter(part_of(c.id) for c in spec.clauses.values())
+    order = sorted(by_part, key=lambda p: (p not in parts, parts.index(p) if p in parts else p))
     return {
         "clauses": {
             "total": len(spec.clauses),
             "by_kind": dict(sorted(Counter(c.kind for c in spec.clauses.values()).items())),
-            "by_part": dict(sorted(Counter(part_of(c.id) for c in spec.clauses.values()).items(), key=_part_order)),
+            "by_part": {p: by_part[p] for p in order},
         },
         "faq": len(spec.faq()),
         "sections": len(spec.sections),

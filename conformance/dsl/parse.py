@@ -9,7 +9,9 @@ from lark import Lark, Transformer, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.dsl.names import name_problems
 from baobei_ref import actions as A
+from baobei_spec import Spec, default_spec
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -298,14 +300,15 @@ def _expected(exc: UnexpectedInput) -> str:
     return ", ".join(shown[:14]) + (" ..." if len(shown) > 14 else "")
 
 
-def parse_script(text: str) -> list[Statement]:
-    """The AST of ``text``; a syntax error is a ScenarioError with line, column, caret and what was expected."""
+def parse_script(text: str, spec: Spec | None = None) -> list[Statement]:
+    """The AST of ``text``; a syntax error, an unknown name, a player not at the table or a slot that
+    cannot exist is a ScenarioError with line, column, caret and what was expected (all of them)."""
     if not text.endswith("\n"):
         text += "\n"
+    lines = text.split("\n")
     try:
         tree = parser().parse(text)
     except UnexpectedInput as exc:
-        lines = text.split("\n")
         line = exc.line if exc.line and exc.line > 0 else len(lines)
         source = lines[line - 1] if 0 < line <= len(lines) else ""
         if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
@@ -315,4 +318,9 @@ def parse_script(text: str) -> list[Statement]:
         else:
             message = f"unexpected {str(getattr(exc, 'token', '')).strip()!r}; expected {_expected(exc)}"
         raise ScenarioError(message, line=line, column=exc.column if exc.column > 0 else 1, text=source) from None
+    errors = [ScenarioError(message, line=t.line, column=t.column, text=lines[t.line - 1])
+              for message, t in name_problems(tree, spec or default_spec())]
+    if errors:
+        first = errors[0]
+        raise ScenarioError(first.message, line=first.line, column=first.column, text=first.text, more=errors[1:])
     return ToAst().transform(tree)

@@ -7,8 +7,11 @@ from dataclasses import dataclass, field
 
 from baobei_conform.protocol.client import EngineProblem, Unsupported
 from baobei_conform.runner.checks import evaluate
+from baobei_conform.runner.diff import diff
 from baobei_conform.runner.engine import Engine
 from baobei_conform.scenario import Scenario
+
+SHOWN_CHANGES = 12  # changed fields a failed reject step lists
 
 
 @dataclass
@@ -164,8 +167,13 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
             raise StepFailed("the action must be refused", f"refused: {step['code']}", "accepted")
         if code != step["code"]:
             raise StepFailed("refused with the wrong error code", f"refused: {step['code']}", f"refused: {code}")
-        if get(need["after"]) != before:
-            raise StepFailed("the refused action changed the state", "state unchanged", "state changed")
+        changed = diff(before, get(need["after"]))
+        if changed:
+            shown = changed[:SHOWN_CHANGES]
+            if len(changed) > SHOWN_CHANGES:
+                shown.append(f"... and {len(changed) - SHOWN_CHANGES} more")
+            raise StepFailed(f"the refused action changed the state ({len(changed)} field(s))", "state unchanged",
+                             "; ".join(shown))
         return events
     if op == "expect":
         view = get(need["view"]) if "view" in need else None

@@ -30,7 +30,7 @@ from baobei_conform.runner.engine import params_to_json
 from baobei_conform.scenario import load_scenario
 from baobei_ref.actions import ACTIONS, action_from_json
 from baobei_ref.setup import position
-from baobei_spec import SPEC_ROOT
+from baobei_spec import SPEC_ROOT, default_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -41,6 +41,7 @@ CHECKED_LANGS = ("json", "ndjson", "yaml")
 TAGS = {"json": ("session:request", "session:reply", "request", "actions", "manifest"),
         "ndjson": ("wire",), "yaml": ("expectations",)}
 ACTION_STEPS = {"apply", "new_game", "shuffle", "reject"}
+VOCABULARY = default_spec().vocabulary
 
 
 # --- the doc's examples ------------------------------------------------------------------------------
@@ -180,34 +181,38 @@ def test_action_examples_round_trip_and_cover_every_type():
     assert {e["type"] for e in examples} == set(ACTIONS)
 
 
-def test_action_table_lists_every_type_with_its_fields():
+def test_action_table_is_the_vocabulary():
+    """One row per action type, its fields in order, the decisions it answers: as spec/vocabulary.yaml says."""
     rows = {code_names(row[0])[0]: row for row in table_rows("4. Actions")}
-    assert list(rows) == list(ACTIONS)
-    for name, cls in ACTIONS.items():
-        fields = [f.name for f in dataclasses.fields(cls)]
-        assert code_names(rows[name][1]) == fields, name
+    assert list(rows) == list(VOCABULARY.actions) == list(ACTIONS)
+    for name, fields in VOCABULARY.actions.items():
+        assert code_names(rows[name][1]) == list(fields), name
+        assert code_names(rows[name][2]) == VOCABULARY.answers(name), name
+        assert [f.name for f in dataclasses.fields(ACTIONS[name])] == list(fields), name
 
 
-def test_error_code_table_is_spec_errors_yaml():
+def test_error_code_table_is_the_vocabulary():
     section = doc_text().split("\n### 3.3 apply\n", 1)[1].split("\n### ", 1)[0]
     rows = [ln for ln in section.splitlines() if ln.startswith("| `")]
     documented = [code_names(r)[0] for r in rows]
+    assert documented == list(VOCABULARY.error_codes)
     spec = yaml.safe_load((SPEC_ROOT / "errors.yaml").read_text(encoding="utf-8"))
-    assert documented == [e["code"] for e in spec]
+    assert VOCABULARY.error_codes == tuple(e["code"] for e in spec)
 
 
-def test_decision_table_is_the_schema_enum():
-    schema = json.loads((SPEC_ROOT / "schemas" / "state.schema.json").read_text(encoding="utf-8"))
-    kinds = schema["properties"]["pending"]["properties"]["kind"]["enum"]
-    assert [code_names(row[0])[0] for row in table_rows("6. Pending decisions")] == kinds
+def test_decision_table_is_the_vocabulary():
+    rows = {code_names(row[0])[0]: row for row in table_rows("6. Pending decisions")}
+    assert list(rows) == list(VOCABULARY.decisions)
+    for kind, types in VOCABULARY.decisions.items():
+        assert [n for n in code_names(rows[kind][2]) if n in VOCABULARY.actions] == list(types), kind
 
 
-def test_event_table_is_every_kind_the_reference_emits():
-    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "baobei_ref").glob("*.py"))
-    emitted = set(re.findall(r"emit\(\s*\"([a-z_]+)\"", source))
-    documented = [code_names(row[0])[0] for row in table_rows("7. Events")]
-    assert len(documented) == len(set(documented))
-    assert set(documented) == emitted
+def test_event_table_is_the_vocabulary():
+    """One row per event kind, its data fields in the last column; the reference emits nothing else."""
+    rows = [(code_names(row[0])[0], set(code_names(row[-1]))) for row in table_rows("7. Events")]
+    assert [kind for kind, _ in rows] == list(VOCABULARY.events)
+    for kind, fields in rows:
+        assert fields == set(VOCABULARY.events[kind]), kind
 
 
 def test_manifest_example_is_the_skeleton_manifest():

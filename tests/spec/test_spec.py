@@ -24,7 +24,7 @@ from baobei_spec.load import RULEBOOK_ES, RULEBOOK_NL
 from baobei_spec.model import KINDS
 from baobei_spec.summary import render, summarize
 
-DATA_FILES = ("outline.yaml", "catalog.yaml", "params.yaml", "rulings.yaml", "errors.yaml")
+DATA_FILES = ("outline.yaml", "catalog.yaml", "params.yaml", "rulings.yaml", "errors.yaml", "vocabulary.yaml")
 DATA_DIRS = ("clauses", "rulebook")
 YAML_FILES = (*DATA_FILES, *(f"clauses/{p.name}" for p in sorted((SPEC_ROOT / "clauses").glob("*.yaml"))))
 SUMMARY_KEYS = {"clauses", "faq", "rulings", "provisional", "unresolved_refs", "uncovered_lines"}
@@ -368,6 +368,37 @@ def clause_in_no_section(root):
     # part 1 ends at line 9 (clause 1.5); shrink it and line 9 belongs to no section.
     edit_yaml(root, "outline.yaml", lambda outline: entry(outline, "1").update(lines=[1, 7]))
     return [("clauses/part1.yaml", "1.5", r"^line 9 lies in no section of the outline$")]
+
+
+@mutation
+def decision_answered_by_unknown_action(root):
+    edit_yaml(root, "vocabulary.yaml", lambda v: v["decisions"]["turn"].append("drow"))
+    return [("vocabulary.yaml", "decisions.turn", r"^unknown action type 'drow'$")]
+
+
+@mutation
+def action_answering_nothing(root):
+    edit_yaml(root, "vocabulary.yaml", lambda v: v["decisions"]["end_turn"].remove("call_bao"))
+    return [("vocabulary.yaml", "actions.call_bao", r"^answers no decision$")]
+
+
+@mutation
+def check_form_without_example(root):
+    edit_yaml(root, "vocabulary.yaml", lambda v: v["checks"]["slot"].update(slot_is="p1.2 is owl"))
+    return [("vocabulary.yaml", "checks.slot", r"needs statement forms, each with an `expect \.\.\.` example")]
+
+
+@mutation
+def event_field_twice(root):
+    edit_yaml(root, "vocabulary.yaml", lambda v: v["events"]["penalty"].append("player"))
+    return [("vocabulary.yaml", "events.penalty", r"^names must be unique snake_case strings")]
+
+
+@mutation
+def part_missing_from_vocabulary(root):
+    edit_yaml(root, "vocabulary.yaml", lambda v: v["parts"].remove("REM"))
+    clauses = read_yaml(root, "clauses/reminders.yaml")
+    return [("clauses/reminders.yaml", c["id"], r"^its part is not one of the vocabulary's parts$") for c in clauses]
 
 
 @mutation

@@ -1,0 +1,124 @@
+"""Lint every name a script uses: a typo must be an error, never a check that holds vacuously.
+
+Species, event kinds, decision kinds and error codes come from the spec (``spec/vocabulary.yaml``,
+``catalog.yaml``, ``errors.yaml``), clause ids from its clauses. Players and slots are checked
+against the table the script sets up (``setup`` zones or ``new game N players``), except inside
+``reject`` statements, whose point may be a player or slot that does not exist.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from baobei_conform.dsl.errors import nearest
+from baobei_spec import Spec
+
+# Action rules whose numbers are slots of the acting player.
+SLOT_RULES = frozenset({"take", "keep", "gift", "place", "initial_peek"})
+# Setup items whose player tokens define the table rather than refer to it.
+DEFINING = frozenset({"zone"})
+
+
+class _Table:
+    """The seats a script set up and the most slots each zone can have after ``actions`` actions.
+
+    A zone starts with its setup slots (or a deal); a new slot is created only when a card is added to
+    a full zone (2.5.4), at most one per zone per action; a later round deals at most the largest hand.
+    """
+
+    def __init__(self, slots: dict[int, int], largest_hand: int, exact: bool):
+        self.seats = len(slots)
+        self.slots, self.largest_hand, self.exact = slots, largest_hand, exact
+        self.actions = 0
+
+    def most_slots(self, player: int) -> int:
+        start = self.slots.get(player, 0)
+        return start if self.exact else max(start, self.largest_hand) + self.actions
+
+
+def _known(spec: Spec) -> dict[str, tuple[str, frozenset[str]]]:
+    """Token type -> (what it names, the valid names), built once per spec."""
+    cached = _KNOWN.get(id(spec))
+    if cached is None or cached[0] is not spec:
+        vocabulary = spec.vocabulary
+        cached = _KNOWN[id(spec)] = (spec, {
+            "SPECIES": ("species", frozenset(s.id for s in spec.species_list)),
+            "EVENT": ("event kind", frozenset(vocabulary.events)),
+            "DECISION": ("decision kind", frozenset(vocabulary.decisions)),
+            "ERROR_CODE": ("error code", frozenset(vocabulary.error_codes)),
+            "CLAUSE": ("clause", frozenset(spec.clauses)),
+        })
+    return cached[1]
+
+
+_KNOWN: dict[int, tuple[Spec, dict]] = {}  # by id: a Spec holds dicts, so it is not hashable
+
+
+def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
+    """(message, token) for every unknown name, absent player or impossible slot in a parse tree."""
+    known = _known(spec)
+    largest_hand = max([*spec.params.hand_size.values(), *spec.params.decisive_hand_size.values()], default=0)
+    problems: list[tuple[str, Token]] = []
+    table: _Table | None = None
+    for stmt in tree.children:
+        if stmt.data == "setup":
+            zones = {int(z.children[0][1:]): len(z.children) - 1 for z in stmt.children if z.data == "zone"}
+            table = _Table(zones, largest_hand, exact=True)
+        elif stmt.data == "new_game":
+            table = _Table(dict.fromkeys(range(int(stmt.children[0])), 0), largest_hand, exact=False)
+        _walk(stmt, known, None if stmt.data == "reject" else table, problems)
+        if stmt.data == "expect" and stmt.children[0].data in ("event", "no_event"):
+            problems += _event_player_problems(stmt.children[0], spec.vocabulary.events)
+        if table is not None:
+            table.exact = False  # from here on, zones may have been dealt again or grown
+            table.actions += stmt.data == "act"
+    return problems
+
+
+def _walk(node: Tree, known: dict, table: _Table | None, out: list[tuple[str, Token]]) -> None:
+    """Check the tokens of ``node`` and its subtrees (players and slots only with a ``table``)."""
+    tokens = []
+    for child in node.children:
+        if isinstance(child, Tree):
+            _walk(child, known, table, out)
+        else:
+            tokens.append(child)
+    for token in tokens:
+        what, names = known.get(token.type, (None, None))
+        if names is not None and token not in names:
+            out.append((f"unknown {what} {str(token)!r}{nearest(str(token), names)}", token))
+    if table is None or node.data in DEFINING:
+        return
+    for token in tokens:
+        if token.type in ("PLAYER", "TARGET"):
+            owner, _, slot = token[1:].partition(".")
+            if int(owner) >= table.seats:
+                where = f"{token}: " if slot else ""
+                out.append((f"{where}p{owner} is not at the table: the scenario seats {table.seats} players "
+                            f"(p0-p{table.seats - 1})", token))
+            elif slot:
+                out += _slot_problem(int(owner), int(slot), token, table)
+    actor = int(tokens[0][1:]) if node.data in SLOT_RULES else table.seats  # "p0 keeps into 3"
+    if actor < table.seats:
+        out += [p for t in tokens if t.type == "INT" for p in _slot_problem(actor, int(t), t, table)]
+
+
+def _event_player_problems(check: Tree, events: dict[str, tuple[str, ...]]) -> list[tuple[str, Token]]:
+    """``for pN`` on an event kind without a ``player`` field never matches: vacuous under ``no event``."""
+    kind, *rest = check.children
+    players = [t for t in rest if t.type == "PLAYER"]
+    fields = events.get(str(kind))
+    if players and fields is not None and "player" not in fields:
+        return [(f"a {str(kind)!r} event has no player (its fields: {', '.join(fields) or 'none'}), "
+                 f"so 'for {players[0]}' never matches", players[0])]
+    return []
+
+
+def _slot_problem(owner: int, slot: int, token: Token, table: _Table) -> list[tuple[str, Token]]:
+    most = table.most_slots(owner)
+    if slot < 1:
+        return [(f"slot {slot} of p{owner} cannot exist: slots number from 1", token)]
+    if slot > most:
+        why = "in the setup" if table.exact else "at this point of the script"
+        return [(f"slot {slot} of p{owner} cannot exist: p{owner} has at most {most} slots {why}", token)]
+    return []

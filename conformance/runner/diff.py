@@ -1,0 +1,40 @@
+"""The leaves where two JSON values differ: a failure shows what changed, never two full dumps."""
+
+from __future__ import annotations
+
+import json
+
+MISSING = "(missing)"
+
+
+def _show(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _same_leaf(expected: object, actual: object) -> bool:
+    """Equal as JSON: ``true`` is not ``1`` (Python says it is)."""
+    return expected == actual and isinstance(expected, bool) == isinstance(actual, bool)
+
+
+def diff(expected: object, actual: object, path: str = "") -> list[str]:
+    """One line per differing leaf, ``path: expected -> actual``; objects by key, arrays by index.
+
+    A key or index only one side has shows ``(missing)`` on the other side.
+    """
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = [*expected, *(k for k in actual if k not in expected)]
+        pairs = [(f"{path}.{k}" if path else str(k), expected.get(k, MISSING), actual.get(k, MISSING),
+                  k in expected, k in actual) for k in keys]
+    elif isinstance(expected, list) and isinstance(actual, list):
+        pairs = [(f"{path}[{i}]", expected[i] if i < len(expected) else MISSING,
+                  actual[i] if i < len(actual) else MISSING, i < len(expected), i < len(actual))
+                 for i in range(max(len(expected), len(actual)))]
+    else:
+        return [] if _same_leaf(expected, actual) else [f"{path or '(value)'}: {_show(expected)} -> {_show(actual)}"]
+    out: list[str] = []
+    for where, left, right, in_left, in_right in pairs:
+        if in_left and in_right:
+            out += diff(left, right, where)
+        else:
+            out.append(f"{where}: {_show(left) if in_left else MISSING} -> {_show(right) if in_right else MISSING}")
+    return out
