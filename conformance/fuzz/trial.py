@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from baobei_conform.fuzz import compare
 from baobei_conform.fuzz.choices import Choices
+from baobei_conform.fuzz.dsl_text import action_text
 from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose, guarded, near_miss
 from baobei_conform.fuzz.positions import Start, played_position
 from baobei_conform.protocol.client import EngineProblem
@@ -114,14 +115,36 @@ def chance(pending: dict, choices) -> Action:
 WEIGHTS = {"draw": 6, "keep": 4, "discard": 3, "close_window": 8, "end_turn": 100}
 
 
-def by_type(legal: list[dict], bao_percent: int) -> list[tuple[int, list[dict]]]:
-    """An engine's legal actions grouped by type and weighted like the policy (BAO by eagerness)."""
+def by_type(legal: list[dict], bao_percent: int, state: dict) -> list[tuple[int, list[dict]]]:
+    """An engine's legal actions grouped by type and weighted like the policy (BAO by eagerness); plucks on a card
+    of the reference's species (read from the engine's own state) apart, as they succeed."""
+    reference = state.get("drawn") if state["pending"]["kind"] == "drawn" else state.get("top")
+    bird = reference.rsplit("-", 1)[0] if isinstance(reference, str) else None
+    species = {(int(p), i): c["species"] for p, zone in state["zones"].items() for i, c in enumerate(zone, 1) if c}
     groups: dict[str, list[dict]] = {}
     for action in legal:
-        groups.setdefault(str(action.get("type")), []).append(action)
-    weight = {**WEIGHTS, "call_bao": bao_percent}
+        kind = str(action.get("type"))
+        if kind == "pluck" and all(species.get(tuple(t)) == bird for t in action.get("targets") or [()]):
+            kind = "matching pluck"
+        groups.setdefault(kind, []).append(action)
+    weight = {**WEIGHTS, "call_bao": bao_percent, "matching pluck": 4, "pluck": 1}
     ordered = sorted(groups.items(), key=lambda kv: -weight.get(kv[0], 2))  # the plainest group shrinks first
     return [(weight.get(kind, 2), group) for kind, group in ordered]
+
+
+def _text(action: Action) -> str:
+    return action_text(action, lambda card: card.rsplit("-", 1)[0])
+
+
+def _texts(actions: list) -> list[str]:
+    """DSL statements for the actions (JSON) that parse; an engine may list malformed ones."""
+    out = []
+    for action in actions:
+        try:
+            out.append(_text(action_from_json(action)))
+        except (RuleError, KeyError, TypeError, ValueError):
+            continue
+    return out
 
 
 def species_order(action: Shuffle) -> list[str]:
@@ -223,7 +246,7 @@ class Trial:
                 if not legal:
                     self._found(compare.Problem("legal_actions", f"legal_actions lists nothing for the pending "
                                                                  f"{pending['kind']!r} decision"))
-                action = action_from_json(choices.weighted(by_type(legal, bao)))
+                action = action_from_json(choices.weighted(by_type(legal, bao, state)))
                 if choices.below(10) == 9:
                     wrong = near_miss(action, random.Random(choices.below(1 << 16)), state["seats"], guarded(state))
                     if (moved := self._probe_alone(wrong, legal, state)) is not None:
@@ -273,9 +296,8 @@ class Trial:
         there); one it refuses must leave its state unchanged."""
         applied, after = (_value(r) for r in execute(self.engine, [("apply", wrong.to_json()), ("state",)]))
         if applied[1] is None and wrong.to_json() not in legal:
-            self.played.append(wrong)
             self._found(compare.Problem("legal_actions", f"apply accepts {wrong.to_json()}, which legal_actions "
-                                                         "does not list"))
+                                                         "does not list", [f"expect legal {_text(wrong)}"]))
         if applied[1] is None:
             self.played.append(wrong)
             self.final = after
@@ -287,14 +309,14 @@ class Trial:
 
     def _step_alone(self, action: Action, legal: list[dict] | None) -> dict:
         results = execute(self.engine, [("apply", action.to_json()), ("state",)])
+        applied, state = _value(results[0]), _value(results[1])
+        if applied[1] is not None and legal is None:
+            self._found(compare.Problem("refused", f"the engine refused the chance outcome {action.to_json()}"))
+        if applied[1] is not None:  # the reproducer states the rules' answer: it passes on the reference
+            message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
+            self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
         self.played.append(action)
         self.coverage.actions += 1
-        applied, state = _value(results[0]), _value(results[1])
-        if applied[1] is not None:
-            self._found(compare.Problem("legal_actions" if legal is not None else "refused",
-                                        f"legal_actions lists {action.to_json()}, but apply refuses it with "
-                                        f"{applied[1]!r}" if legal is not None else
-                                        f"the engine refused the chance outcome {action.to_json()}"))
         players = state["players"] if self.views else []
         views = [_value(v) for v in execute(self.engine, [("view", p) for p in players])]
         problems = compare.conservation(state, self.catalog_cards)
@@ -321,7 +343,7 @@ class Trial:
         views = [ref.view(p) for p in players]
         legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
         small = 0 < len(legal) <= LEGAL_LIST_LIMIT
-        listed = {repr(a.to_json()) for a in legal} if small else None
+        listed = {repr(a.to_json()): a.to_json() for a in legal} if small else None
         calls = [("apply", action.to_json()), ("state",)] + [("view", p) for p in players]
 
         def check(results: list) -> None:
@@ -356,13 +378,18 @@ class Trial:
         return problems
 
     @staticmethod
-    def _legal(want: set[str], listed) -> list[compare.Problem]:
-        got = {repr(a) for a in listed} if isinstance(listed, list) else {"not a list"}
-        if want == got:
+    def _legal(want: dict[str, dict], listed) -> list[compare.Problem]:
+        """The engine's legal actions against the reference's (``want``: canonical text -> action)."""
+        got = {repr(a): a for a in listed} if isinstance(listed, list) else {}
+        if want.keys() == got.keys() and isinstance(listed, list):
             return []
-        extra, missing = sorted(got - want), sorted(want - got)
-        return [compare.Problem("legal_actions", f"legal_actions lists {extra[:3]}, which the rules refuse"
-                                if extra else f"legal_actions omits {missing[:3]}")]
+        extra = [got[k] for k in sorted(got.keys() - want.keys())]
+        missing = [want[k] for k in sorted(want.keys() - got.keys())]
+        lines = [f"expect not legal {line}" for line in _texts(extra)] + [f"expect legal {line}"
+                                                                          for line in _texts(missing)]
+        message = (f"legal_actions lists {extra[:3]}, which the rules refuse" if extra else
+                   f"legal_actions omits {missing[:3]}")
+        return [compare.Problem("legal_actions", message, lines[:4])]
 
     def _replay_whole(self) -> None:
         """Determinism and the setup round trip: the same actions from the same start give the same state,
