@@ -28,6 +28,8 @@ from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
+from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
+from baobei_conform.fuzz.command import run as fuzz_run
 from baobei_conform.harness import BREAKER, Selection, load_suite, run_suite
 from baobei_conform.outputs import ResultStream, unwritable_file, unwritable_folder
 from baobei_conform.protocol.client import MAX_LINE
@@ -112,33 +114,6 @@ def _explain_command(args: argparse.Namespace) -> int:
             engine.stop()
 
 
-def _fuzz_command(args: argparse.Namespace) -> int:
-    """Seeded random games on the reference and the engine in lockstep; report each first divergence."""
-    from baobei_conform.fuzz import fuzz
-
-    try:
-        factory, described = engine_factory(None if args.command_line else args.engine, args.command_line,
-                                            args.timeout)
-        engine = factory()
-    except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
-        print(f"baobei-conform fuzz: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
-        return 2
-    try:
-        found = fuzz(engine, args.games, args.seed, args.max_actions)
-    except Exception as exc:  # noqa: BLE001 - a crash, hang or missing command ends the run with its reason
-        print(f"baobei-conform fuzz: {described}: {getattr(exc, 'message', exc)}", file=sys.stderr)
-        return 1
-    finally:
-        engine.stop()
-    for d in found:
-        print(f"DIVERGENCE seed {d.seed} ({d.players} players), action {d.step + 1}: {d.message}")
-        print(f"  replay: baobei-conform fuzz --games 1 --seed {d.seed} ...; the last actions were:")
-        for action in d.actions[-5:]:
-            print(f"    {json.dumps(action)}")
-    print(f"{args.games} games from seed {args.seed}: {len(found)} diverged ({described})")
-    return 1 if found else 0
-
-
 def sub_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="baobei-conform")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -156,13 +131,9 @@ def sub_parser() -> argparse.ArgumentParser:
     expl.set_defaults(func=_explain_command, command_line=None)
     add_tools(sub)
     rulings_parser(sub)
-    fz = sub.add_parser("fuzz", help="random games on the reference and an engine in lockstep (differential)")
-    fz.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
-    fz.add_argument("--games", type=positive(int, 1), default=100, help="how many seeded games (default 100)")
-    fz.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
-    fz.add_argument("--max-actions", type=positive(int, 1), default=400, help="actions per game at most (default 400)")
-    fz.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer (default 10)")
-    fz.set_defaults(func=_fuzz_command, command_line=None)
+    fz = sub.add_parser("fuzz", help="Hypothesis-driven play against the reference; a failure becomes a scenario")
+    fuzz_arguments(fz)
+    fz.set_defaults(func=fuzz_run, command_line=None)
     return parser
 
 

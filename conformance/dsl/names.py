@@ -66,7 +66,9 @@ def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
             table = _Table(zones, largest_hand, exact=True)
         elif stmt.data == "new_game":
             table = _Table(dict.fromkeys(range(int(stmt.children[0])), 0), largest_hand, exact=False)
-        _walk(stmt, known, None if stmt.data == "reject" else table, problems)
+        # A refused or unlisted action may name a player or slot that cannot exist: that may be its point.
+        deliberate = stmt.data == "reject" or (stmt.data == "expect" and stmt.children[0].data == "not_legal")
+        _walk(stmt, known, None if deliberate else table, problems)
         if stmt.data == "expect" and stmt.children[0].data in ("event", "no_event"):
             problems += _event_player_problems(stmt.children[0], spec.vocabulary.events)
         if table is not None:

@@ -317,6 +317,19 @@ class ToAst(Transformer):
     def under_is(self, meta, c):
         return Check("under", {"species": [str(s) for s in c]})
 
+    def legal_is(self, meta, c):
+        return _legal(meta, c[0], True)
+
+    def not_legal(self, meta, c):
+        return _legal(meta, c[0], False)
+
+
+def _legal(meta, action, listed: bool) -> Check:
+    if isinstance(action, ShuffleSpecies):
+        raise ScenarioError("a shuffle names cards by species: its legality cannot be checked", line=meta.line,
+                            column=meta.column)
+    return Check("legal", {"action": action.to_json(), "listed": listed})
+
 
 _DESCRIBED = {"_NL": "end of line", "TARGET": "a slot like p1.3", "PLAYER": "a player like p1",
               "SPECIES": "a species", "INT": "a number", "SIGNED_INT": "a number", "CLAUSE": "a clause id",

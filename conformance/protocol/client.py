@@ -208,7 +208,7 @@ class StdioEngine(Engine):
             raise self._problem(ProtocolError(
                 clean(f"{cmd!r} failed: {error.get('code')}: {error.get('message', '')}"), self.stderr(),
                 _dump(reply)))
-        field = {"state": "state", "view": "view"}.get(cmd)
+        field = {"state": "state", "view": "view", "legal_actions": "actions"}.get(cmd)
         if field is None:
             return None
         if field not in reply:
@@ -264,6 +264,9 @@ def _hello(reply: dict) -> tuple[dict, set[str]]:
     if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
         raise ProtocolError("the hello reply's 'capabilities' must be a list of strings", raw=_dump(reply))
     return {clean(k, 100): clean(v, 200) for k, v in engine.items()}, {clean(c, 100) for c in capabilities}
+
+    def legal_actions(self) -> list[dict]:
+        return self._one(("legal_actions",))
 
 
 def _text(line: bytes) -> str:

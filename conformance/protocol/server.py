@@ -94,7 +94,7 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
     if cmd == "view":
         return {"ok": True, "view": engine.view(request["player"])}
     if cmd == "legal_actions":
-        return {"ok": True, "actions": [a.to_json() for a in engine.game.legal_actions()]}
+        return {"ok": True, "actions": engine.legal_actions()}
     if cmd == "stop":
         return {"ok": True}
     return {"ok": False, "error": {"code": "unsupported", "message": f"unknown command {cmd!r}"}}

@@ -23,9 +23,13 @@ def _show(value) -> str:
     return "empty" if value is None else str(value)
 
 
-def evaluate(check: dict, state: dict, events: list[dict], view) -> tuple[bool, str, str]:
-    """(holds, expected, actual) for one check; ``view`` is a function player -> view JSON."""
+def evaluate(check: dict, state: dict, events: list[dict], view, legal: list | None = None) -> tuple[bool, str, str]:
+    """(holds, expected, actual) for one check; ``view`` is a function player -> view JSON, ``legal`` the engine's
+    legal actions (for a ``legal`` check)."""
     what = check["what"]
+    if what == "legal":
+        listed = isinstance(legal, list) and check["action"] in legal
+        return listed == check["listed"], _listed(check["listed"]), _listed(listed)
     if what == "slot":
         actual = _slot(state, *check["target"])
         return actual == check["species"], _show(check["species"]), _show(actual)
@@ -98,6 +102,10 @@ def evaluate(check: dict, state: dict, events: list[dict], view) -> tuple[bool, 
 
 def _player_text(player: int | None) -> str:
     return "none" if player is None else f"p{player}"
+
+
+def _listed(listed: bool) -> str:
+    return "listed by legal_actions" if listed else "not listed by legal_actions"
 
 
 def _pending_text(kind: str, players: list[int]) -> str:

@@ -121,3 +121,6 @@ class ReferenceEngine(Engine):
 
     def view(self, player: int) -> dict:
         return self.game.view(player)
+
+    def legal_actions(self) -> list[dict]:
+        return [a.to_json() for a in self.game.legal_actions()]

@@ -120,6 +120,8 @@ def plan_calls(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
             need["after"] = state_at = call("state")
         elif op == "expect" and step["check"]["what"] == "view":
             need["view"] = call("view", step["check"]["viewer"])
+        elif op == "expect" and step["check"]["what"] == "legal":
+            need["legal"] = call("legal_actions")
         elif op == "expect":
             if state_at is None:
                 state_at = call("state")
@@ -180,7 +182,8 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
     if op == "expect":
         view = get(need["view"]) if "view" in need else None
         state = get(need["state"]) if "state" in need else None
-        ok, expected, actual = evaluate(step["check"], state, events, lambda player: view)
+        legal = get(need["legal"]) if "legal" in need else None
+        ok, expected, actual = evaluate(step["check"], state, events, lambda player: view, legal)
         if not ok:
             raise StepFailed(f"expect {step['check']['what']}", expected, actual, state=state)
         return events
@@ -206,6 +209,8 @@ def needs(scenario: Scenario) -> set[str]:
             out.add("views")
         if check.get("what") == "event":
             out.add("events")
+        if check.get("what") == "legal":
+            out.add("legal_actions")
     return out
 
 

@@ -18,8 +18,8 @@ import sys
 
 from baobei_conform.protocol.server import serve
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_ref import cards, deck, game, pluck, powers, scoring
-from baobei_ref.actions import CallBao, Keep, ShowCard, TakeDiscard
+from baobei_ref import canonical, cards, deck, game, pluck, powers, scoring, turn
+from baobei_ref.actions import CallBao, Draw, Keep, ShowCard, TakeDiscard
 
 
 def pelicans_dont_match():
@@ -176,6 +176,28 @@ def own_discard_window_skipped():
     game.STEPS["window"] = wrong
 
 
+def view_shows_own_cards():
+    """A player's view shows every card of their own zone, as if players could look at their own cards."""
+    original = canonical.view
+
+    def wrong(g, player):
+        out = original(g, player)
+        for slot, card in enumerate(g.state.zones.get(player, []), 1):
+            if card is not None:
+                out["zones"][str(player)][slot - 1] = {"card": card, "species": g.catalog.species_of(card)}
+        return out
+    canonical.view = wrong
+
+
+def take_into_any_slot_listed():
+    """legal_actions offers taking the discard into every slot, empty ones too (apply still refuses those)."""
+    def wrong(g):
+        p = g.state.active
+        draws = [Draw(p)] if turn.can_draw(g) else []
+        return draws + [TakeDiscard(p, slot) for slot in range(1, len(g.state.zones[p]) + 1)]
+    game.LEGAL["turn"] = wrong
+
+
 def _kept(g) -> bool:
     return any(e.kind == "kept" for e in g.events)
 
@@ -199,6 +221,8 @@ BUGS = {
     "next_round_lowest_starts": (next_round_lowest_starts, ["2.4.1"]),
     "brown_pelican_private": (brown_pelican_private, ["6.4.1"]),
     "own_discard_window_skipped": (own_discard_window_skipped, ["2.7.3", "3.2.3"]),
+    "view_shows_own_cards": (view_shows_own_cards, ["2.2.1", "R-27"]),
+    "take_into_any_slot_listed": (take_into_any_slot_listed, ["2.8.1", "2.8.6"]),
 }
 
 

@@ -1,17 +1,34 @@
-"""Differential fuzzing finds engines that depart from the reference in random play."""
+"""Hypothesis-driven fuzzing: differential play against the reference, invariants without it, failures shrunk
+to a short scenario that passes on the reference and fails on the engine."""
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from baobei_conform.cli import main
+from baobei_conform.dsl.compile import compile_script
+from baobei_conform.dsl.parse import parse_script
 from baobei_conform.engines import engine_factory
-from baobei_conform.fuzz import first_difference, fuzz
+from baobei_conform.fuzz import reproduce, search
+from baobei_conform.fuzz.choices import Seeded
+from baobei_conform.fuzz.compare import first_difference, observable
+from baobei_conform.fuzz.dsl_text import action_text, representable, setup_text
+from baobei_conform.fuzz.policy import choose
+from baobei_conform.fuzz.positions import compiled
+from baobei_conform.fuzz.tighten import tighten
+from baobei_conform.fuzz.trial import Trial
 from baobei_conform.runner.engine import ReferenceEngine
+from baobei_ref import Game
+from baobei_ref.playout import choose as uniform_choice
 
 ROOT = Path(__file__).resolve().parents[2]
 WRONG = ROOT / "examples" / "wrong_engine" / "engine.py"
+QUICK = {"derandomize": True, "database": None}
 
 
 def _stdio(*argv: str):
@@ -19,24 +36,65 @@ def _stdio(*argv: str):
     return factory()
 
 
+def _found(bug: str, examples: int, scenarios: Path = ROOT / "scenarios", **options):
+    """Search the wrong engine with ``bug``; the tightened failure, its reproducer and the engine's answer."""
+    engine = _stdio(str(WRONG), "--bug", bug)
+    try:
+        result = search(engine, max_examples=examples, budget=45, scenarios=(str(scenarios),), **QUICK, **options)
+        assert result.found, f"{bug}: nothing found in {result.coverage.examples} games"
+        found = tighten(result.found, Trial(engine, differential=options.get("differential", True)))
+        return found, reproduce(found, engine, bug)
+    finally:
+        engine.stop()
+
+
 def test_the_reference_over_the_protocol_never_diverges():
     engine = _stdio("-m", "baobei_conform.protocol.server", "serve")
     try:
-        assert fuzz(engine, games=40) == []
+        result = search(engine, max_examples=3, budget=120, **QUICK)
     finally:
         engine.stop()
+    assert result.found is None, result.found and result.found.problem.message
+    assert result.coverage.actions > 100 and len(result.coverage.clauses) > 50
 
 
-def test_a_misreading_is_found_with_its_seed_and_the_field_that_differs():
-    engine = _stdio(str(WRONG), "--bug", "caller_plays_again")
-    try:
-        found = fuzz(engine, games=10)
-    finally:
-        engine.stop()
-    assert found, "every game with a BAO call diverges"
-    first = found[0]
-    assert first.actions[-1]["type"] == "call_bao"
-    assert ".last_turns" in first.message and str(first.actions[-1]["player"]) in first.message
+def test_the_reference_keeps_every_invariant_without_a_reference():
+    result = search(ReferenceEngine(), max_examples=2, budget=120, differential=False, **QUICK)
+    assert result.found is None, result.found and result.found.problem.message
+
+
+def test_a_misreading_is_shrunk_to_a_short_scenario_that_fails_on_the_engine_only():
+    found, reproducer = _found("active_plucks_own_discard", 5)
+    assert found.problem.check == "state" and ".pending.players" in found.problem.message
+    assert reproducer.verified, reproducer.note  # passes on the reference, fails on the engine
+    assert reproducer.actions <= 12 and "expect pending window" in reproducer.text
+
+
+def test_a_leaking_view_is_found_without_the_reference():
+    found, reproducer = _found("view_shows_own_cards", 5, differential=False)
+    assert found.problem.check == "view" and "has not seen" in found.problem.message
+    assert reproducer.verified and reproducer.actions <= 12 and " hidden" in reproducer.text
+
+
+HOLES = """id: holes
+title: p0 has two empty slots at the start of its turn
+clauses: ["2.5.2"]
+script: |
+  setup
+    zone p0: owl _ heron _ eagle
+    zone p1: sparrow swallow kingfisher hummingbird flamingo
+    discard: eagle
+    active p0
+  end
+"""
+
+
+def test_legal_actions_that_apply_refuses_are_found_without_the_reference(tmp_path):
+    (tmp_path / "holes.yaml").write_text(HOLES, encoding="utf-8")  # search from a table with empty slots
+    found, reproducer = _found("take_into_any_slot_listed", 12, tmp_path, differential=False)
+    assert found.problem.check == "legal_actions" and "take_discard" in found.problem.message
+    assert reproducer.verified, reproducer.note
+    assert "expect not legal" in reproducer.text and reproducer.actions <= 12
 
 
 class WrongCodes(ReferenceEngine):
@@ -47,18 +105,70 @@ class WrongCodes(ReferenceEngine):
         return (events, None) if code is None else (None, "illegal_target")
 
 
-def test_an_engine_refusing_with_the_wrong_code_is_found():
-    found = fuzz(WrongCodes(), games=20)
-    assert found and "must be refused with" in found[0].message and "illegal_target" in found[0].message
+def test_an_engine_refusing_with_the_wrong_code_is_found_by_a_near_miss():
+    result = search(WrongCodes(), max_examples=20, budget=120, **QUICK)
+    assert result.found and result.found.problem.check == "probe"
+    assert "must be refused with" in result.found.problem.message and "illegal_target" in result.found.problem.message
+
+
+def test_every_action_of_random_play_prints_as_the_statement_that_parses_back_to_it():
+    birds = "hummingbird sparrow swallow kingfisher owl heron flamingo eagle white_pelican cuckoo".split()
+    table = "setup\n" + "".join(f"  zone p{p}: {' '.join(birds)}\n" for p in range(4)) + "end\n"
+    seen = set()
+    for seed in range(12):
+        g, choices = Game(players=2 + seed % 3), Seeded(seed)
+        for _ in range(600):
+            if g.pending.kind == "game_over":
+                break
+            action = choose(g, choices, 4)
+            if type(action).__name__ != "Shuffle":
+                [*_, statement] = parse_script(table + action_text(action, lambda c: c) + "\n")
+                assert statement.action.to_json() == action.to_json()
+                seen.add(type(action).__name__)
+            g.apply(action)
+    assert len(seen) >= 12, seen
+
+
+def test_a_position_written_as_a_setup_block_compiles_back_to_the_same_table():
+    rng = random.Random(7)
+    g, checked = Game(players=3), 0
+    while g.pending.kind != "game_over" and checked < 10:
+        state = g.to_json()
+        if g.pending.kind == "turn" and representable(state):
+            again = compiled(setup_text(state)).step["state"]
+            species = lambda s: {p: [c and c["species"] for c in z] for p, z in s["zones"].items()}  # noqa: E731
+            assert species(again) == species(state)
+            assert [c.rsplit("-", 1)[0] for c in again["deck"]] == [c.rsplit("-", 1)[0] for c in state["deck"]]
+            for key in ("active", "scores", "bao", "shield", "recycles", "final_phase", "round"):
+                assert again[key] == state[key], key
+            checked += 1
+        g.apply(uniform_choice(g, rng))
+    assert checked == 10
+    assert compile_script(parse_script(setup_text(state)))[0]["op"] == "setup"
 
 
 def test_first_difference_names_the_path():
     assert first_difference({"a": {"b": [1, 2]}}, {"a": {"b": [1, 3]}}) == ".a.b[1]: reference 2, engine 3"
     assert first_difference({"a": 1}, {}) == ".a: only in the reference"
+    assert "agenda" not in observable({"agenda": [], "zones": {}})
 
 
-def test_the_command_reports_and_exits(capsys):
-    assert main(["fuzz", "--games", "5", "--", sys.executable, str(WRONG), "--bug", "shield_immediate"]) == 1
-    out = capsys.readouterr().out
-    assert "DIVERGENCE seed" in out and ".shield" in out and "5 games from seed 0: 5 diverged" in out
-    assert main(["fuzz", "--games", "5"]) == 0
+def test_the_command_saves_the_reproducer_and_reports_json(tmp_path, capsys):
+    assert main(["fuzz", "--derandomize", "--max-examples", "2", "--no-database", "--players", "2"]) == 0
+    assert "no problem found" in capsys.readouterr().out
+    out, save = tmp_path / "fuzz.json", tmp_path / "repro"
+    code = main(["fuzz", "--derandomize", "--budget", "90", "--no-database", "--save", str(save), "--json",
+                 str(out), "--", sys.executable, str(WRONG), "--bug", "power_on_replaced_card"])
+    assert code == 1
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["problem"]["check"] == "events" and document["problem"]["reproducer"]["verified"]
+    [saved] = save.glob("*.yaml")
+    assert saved.name == document["problem"]["reproducer"]["id"] + ".yaml"
+    assert "PROBLEM (events)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", [["--players", "7"], ["--budget", "0"]])
+def test_out_of_range_options_are_refused(bad):
+    with pytest.raises(SystemExit) as exit_:
+        main(["fuzz", *bad])
+    assert exit_.value.code == 2

@@ -177,6 +177,13 @@ CHECKS = [
     ("holds_is", "expect holds shoebill", None, [
         ("nothing held", put("state.drawn", None), "shoebill", "empty"),
         ("another card", put("state.drawn", "owl-5"), "shoebill", "owl")]),
+    ("legal_is", "expect legal p0 takes discard into 2", None, [
+        ("not listed", put("legal", [{"type": "draw", "player": 0}]),
+         "listed by legal_actions", "not listed by legal_actions"),
+        ("another slot listed", put("legal.1.slot", 3), "listed by legal_actions", "not listed by legal_actions")]),
+    ("not_legal", "expect not legal p0 takes discard into 3", None, [
+        ("listed", lambda w: w["legal"].append({"type": "take_discard", "player": 0, "slot": 3}),
+         "not listed by legal_actions", "listed by legal_actions")]),
 ]
 
 

@@ -45,7 +45,8 @@ def base_world() -> dict:
         "2": {"zones": {"1": [card("sparrow"), None, HIDDEN, HIDDEN, HIDDEN]}},
         "0": {"zones": {"1": [HIDDEN, None, HIDDEN, HIDDEN, HIDDEN]}},
     }
-    return {"state": state, "events": events, "views": views}
+    legal = [{"type": "draw", "player": 0}, {"type": "take_discard", "player": 0, "slot": 2}]
+    return {"state": state, "events": events, "views": views, "legal": legal}
 
 
 class Double:
@@ -56,7 +57,7 @@ class Double:
 
     def __init__(self, world: dict, refuse: dict[int, str] | None = None,
                  after: dict[int, Callable[[dict], None]] | None = None,
-                 capabilities=frozenset({"views", "events"}), broken: str | None = None):
+                 capabilities=frozenset({"views", "events", "legal_actions"}), broken: str | None = None):
         self.world, self.refuse, self.after = world, refuse or {}, after or {}
         self.capabilities, self.broken = capabilities, broken
         self.received: list = []
@@ -85,6 +86,9 @@ class Double:
 
     def view(self, player: int) -> dict:
         return copy.deepcopy(self.world["views"][str(player)])
+
+    def legal_actions(self) -> list[dict]:
+        return copy.deepcopy(self.world["legal"])
 
     def actions(self) -> list[dict]:
         return [r[1] for r in self.received if r[0] == "apply"]

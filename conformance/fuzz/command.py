@@ -1,0 +1,140 @@
+"""``baobei-conform fuzz ENGINE``: Hypothesis-driven play against an engine, a found failure saved as a scenario.
+
+    baobei-conform fuzz ./my_engine                        # 60 s of differential play against the reference
+    baobei-conform fuzz --invariants-only ./my_engine      # no reference: the engine's own invariants
+    baobei-conform fuzz --derandomize --budget 20 --save repro/ --json fuzz.json ./my_engine
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from baobei_conform.engine_api import as_engine
+from baobei_conform.engines import engine_factory
+from baobei_conform.fuzz.reproduce import Reproducer, reproduce
+from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult, search
+from baobei_conform.fuzz.tighten import tighten
+from baobei_conform.fuzz.trial import Trial
+from baobei_spec import default_spec
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
+    parser.add_argument("--budget", type=_positive, default=60.0, help="seconds of search (default 60)")
+    parser.add_argument("--max-examples", type=int, default=None, help="stop after this many games")
+    parser.add_argument("--seed", type=int, default=None, help="seed the search (repeatable with --derandomize)")
+    parser.add_argument("--derandomize", action="store_true", help="the same games every run (for CI): "
+                        "seeded from --seed (default 0), the example database not read")
+    parser.add_argument("--database", default=DEFAULT_DATABASE, help="Hypothesis example database: the last "
+                        f"failures are replayed first (default {DEFAULT_DATABASE}/)")
+    parser.add_argument("--no-database", action="store_true", help="no example database")
+    parser.add_argument("--invariants-only", action="store_true", help="no reference: the engine's legal actions "
+                        "drive the game and only its invariants are checked (needs legal_actions)")
+    parser.add_argument("--players", type=_players, default=(2, 3, 4, 5, 6), help="player counts, e.g. 2,4")
+    parser.add_argument("--scenarios", nargs="*", default=["scenarios"], help="scenario folders whose setups "
+                        "seed the search (default: scenarios)")
+    parser.add_argument("--save", metavar="DIR", help="write the reproducer scenario there")
+    parser.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    parser.add_argument("--timeout", type=_positive, default=10.0, help="seconds per engine answer (default 10)")
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+def _players(text: str) -> tuple[int, ...]:
+    values = tuple(int(p) for p in text.split(","))
+    if not values or any(not 2 <= p <= 6 for p in values):
+        raise argparse.ArgumentTypeError(f"player counts are 2 to 6, not {text}")
+    return values
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search, tighten, reproduce, report; exit 1 when a problem was found, 2 when the engine cannot start."""
+    try:
+        factory, described = engine_factory(None if args.command_line else args.engine, args.command_line,
+                                            args.timeout)
+        engine = as_engine(factory())
+    except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
+        print(f"baobei-conform fuzz: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    scenarios = tuple(p for p in args.scenarios if Path(p).exists())
+    try:
+        result = search(engine, budget=args.budget, max_examples=args.max_examples, seed=args.seed,
+                        derandomize=args.derandomize, database=None if args.no_database else args.database,
+                        scenarios=scenarios, players=args.players, differential=not args.invariants_only)
+        reproducer = None
+        if result.found:
+            result.found = tighten(result.found, Trial(engine, differential=not args.invariants_only))
+            reproducer = reproduce(result.found, engine, described)
+    finally:
+        engine.stop()
+    document = result_document(result, reproducer, described, args)
+    if args.save and reproducer:
+        path = Path(args.save) / f"{reproducer.id}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(reproducer.text, encoding="utf-8")
+        document["problem"]["reproducer"]["path"] = str(path)
+    if args.json:
+        Path(args.json).write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(render(document))
+    return 1 if result.found else 0
+
+
+def result_document(result: SearchResult, reproducer: Reproducer | None, engine: str, args) -> dict:
+    """The run as JSON: what was played, what the reference cited, the problem and its reproducer."""
+    normative = {c.id for c in default_spec().clauses.values() if c.kind == "normative"}
+    cited = sorted(result.coverage.clauses)
+    problem = None
+    if result.found:
+        found = result.found
+        problem = {
+            "check": found.problem.check,
+            "message": found.problem.message,
+            "clauses": found.clauses,
+            "reproducer": None if reproducer is None else {
+                "id": reproducer.id, "actions": reproducer.actions, "verified": reproducer.verified,
+                "note": reproducer.note, "text": reproducer.text,
+            },
+        }
+    return {
+        "engine": engine,
+        "mode": "invariants" if args.invariants_only else "differential",
+        "budget_s": args.budget,
+        "seconds": round(result.seconds, 3),
+        "examples": result.coverage.examples,
+        "actions": result.coverage.actions,
+        "actions_per_s": round(result.coverage.actions / result.seconds, 1) if result.seconds else None,
+        "clauses_cited": cited,
+        "normative_cited": len(normative & set(cited)),
+        "problem": problem,
+        "notes": result.notes,
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def render(document: dict) -> str:
+    head = (f"{document['engine']}: {document['examples']} games, {document['actions']} actions in "
+            f"{document['seconds']:.1f} s ({document['mode']}); the reference cited "
+            f"{document['normative_cited']} normative clauses")
+    problem = document["problem"]
+    if problem is None:
+        return head + "\nno problem found"
+    lines = [head, f"PROBLEM ({problem['check']}): {problem['message']}"]
+    reproducer = problem["reproducer"]
+    if reproducer:
+        where = reproducer.get("path", "use --save DIR to keep it")
+        state = "passes on the reference and fails on the engine" if reproducer["verified"] else reproducer["note"]
+        lines.append(f"reproducer {reproducer['id']} ({reproducer['actions']} actions after its setup; {state}): "
+                     f"{where}")
+        if not reproducer.get("path"):
+            lines.append(reproducer["text"])
+    lines += [f"note: {n}" for n in document["notes"]]
+    return "\n".join(lines)

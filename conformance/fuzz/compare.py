@@ -1,0 +1,175 @@
+"""What an engine must get right after every action: differences from the reference, and invariants.
+
+Each function returns a list of problems (empty when all holds), each a ``Problem`` that says what
+differs and, where the scenario language can state it, the ``expect`` lines that pin the reference's
+answer, so a found failure can be written as a scenario.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+# How the reference schedules the rest of an action is its own business: engines are compared on
+# everything else a canonical state says (the table, what each player knows, the pending decision).
+INTERNAL = ("agenda", "shield_touched")
+CHANCE = ("deal", "recycle", "first_player")
+
+
+@dataclass
+class Problem:
+    check: str  # state | events | view | legal_actions | refused | probe | cards | setup | determinism
+    message: str
+    expect: list[str] = field(default_factory=list)  # DSL expect lines stating the reference's answer
+
+
+def observable(state: dict) -> dict:
+    return {k: v for k, v in state.items() if k not in INTERNAL}
+
+
+def first_difference(a, b, path: str = "") -> str:
+    """Where two JSON values first differ, as a readable path."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                return f"{path}.{key}: only in the {'reference' if key in a else 'engine'}"
+            if a[key] != b[key]:
+                return first_difference(a[key], b[key], f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return first_difference(x, y, f"{path}[{i}]")
+    return f"{path or 'state'}: reference {a!r}, engine {b!r}"
+
+
+def _species(card) -> str | None:
+    return None if card is None else card.rsplit("-", 1)[0]
+
+
+def _slot_lines(ref: dict, eng: dict) -> list[str]:
+    lines = []
+    for p, zone in ref["zones"].items():
+        other = eng.get("zones", {}).get(p) or []
+        if len(other) != len(zone):
+            lines.append(f"expect p{p} has {len(zone)} slots")
+        for i, cell in enumerate(zone, 1):
+            theirs = other[i - 1] if i <= len(other) else "missing"
+            if theirs != cell:
+                lines.append(f"expect p{p}.{i} empty" if cell is None else f"expect p{p}.{i} is {cell['species']}")
+    return lines
+
+
+def state_expectations(ref: dict, eng: dict) -> list[str]:
+    """DSL lines that hold on ``ref`` and fail on ``eng``, for every differing field the DSL can state."""
+    lines = _slot_lines(ref, eng)
+    get = eng.get
+    if len(ref["deck"]) != len(get("deck") or []):
+        lines.append(f"expect deck has {len(ref['deck'])} cards")
+    elif ref["deck"] and _species(ref["deck"][0]) != _species((get("deck") or [None])[0]):
+        lines.append(f"expect deck top is {_species(ref['deck'][0])}")
+    if [_species(c) for c in ref["discard"]] != [_species(c) for c in get("discard") or []]:
+        lines.append("expect discard is: " + " ".join(_species(c) for c in ref["discard"]))
+    if len(ref["under"]) != len(get("under") or []):
+        lines.append(f"expect under has {len(ref['under'])} cards")
+    rp, ep = ref["pending"], get("pending") or {}
+    who = rp["players"] if rp["kind"] == "window" else ([] if rp["player"] is None else [rp["player"]])
+    theirs = ep.get("players") if ep.get("kind") == "window" else ([ep.get("player")] if ep.get("player") is not None
+                                                                   else [])
+    if rp["kind"] != ep.get("kind") or sorted(who) != sorted(theirs or []):
+        lines.append(f"expect pending {rp['kind']}" + "".join(f" p{p}" for p in who))
+    for key, word in (("scores", "score"), ("round_scores", "round score")):
+        for p, value in (ref[key] or {}).items():
+            if (get(key) or {}).get(p) != value:
+                lines.append(f"expect {word} p{p} {value}")
+    for key, word in (("first", "first player"), ("winner", "winner"), ("bao", "bao")):
+        if ref[key] is not None and get(key) != ref[key]:
+            lines.append(f"expect {word} p{ref[key]}")
+    if get("shield") != ref["shield"]:
+        lines.append(f"expect shield {ref['shield']}")
+    if get("recycles") != ref["recycles"]:
+        lines.append(f"expect recycles {ref['recycles']}")
+    if ref["final_phase"] and not get("final_phase"):
+        lines.append("expect final phase")
+    if ref["drawn"] and _species(get("drawn")) != _species(ref["drawn"]):
+        lines.append(f"expect holds {_species(ref['drawn'])}")
+    return lines
+
+
+def view_expectations(player: int, ref: dict, eng: dict) -> list[str]:
+    """``expect pV sees ...`` lines for the zone cells the two views show differently."""
+    lines = []
+    for p, zone in ref["zones"].items():
+        other = (eng.get("zones") or {}).get(p) or []
+        for i, cell in enumerate(zone, 1):
+            if cell is None or (i <= len(other) and other[i - 1] == cell):
+                continue
+            seen = f"as {cell['species']}" if cell["species"] else "hidden"
+            lines.append(f"expect p{player} sees p{p}.{i} {seen}")
+    return lines
+
+
+def event_key(event: dict) -> tuple:
+    return event.get("kind"), event.get("player"), event.get("clause")
+
+
+def event_expectations(ref: list[dict], eng: list[dict]) -> list[str]:
+    """``expect event`` / ``expect no event`` lines for events one side has and the other lacks."""
+    theirs, ours = Counter(event_key(e) for e in eng), Counter(event_key(e) for e in ref)
+    lines = []
+    for kind, player, clause in ours - theirs:
+        lines.append(f"expect event {kind}" + ("" if player is None else f" for p{player}") + f" clause {clause}")
+    for kind, player, _ in theirs - ours:
+        if not any(k == kind and (player is None or p == player) for k, p, _ in ours):
+            lines.append(f"expect no event {kind}" + ("" if player is None else f" for p{player}"))
+    return lines
+
+
+def placed_cards(state: dict) -> Counter:
+    """Where the canonical state says each card is: zones, deck, piles, the box, the hand, a pending decision."""
+    cards = [c["card"] for zone in state["zones"].values() for c in zone if c is not None]
+    cards += state["deck"] + state["discard"] + state["under"] + state.get("box", [])
+    if state.get("drawn"):
+        cards.append(state["drawn"])
+    pending = state["pending"]
+    if pending["kind"] not in CHANCE:
+        data = pending.get("data") or {}
+        cards += ([data["card"]] if isinstance(data.get("card"), str) else []) + list(data.get("cards") or [])
+    return Counter(cards)
+
+
+def conservation(state: dict, catalog_cards: list[str]) -> list[Problem]:
+    """Every card of the catalog in exactly one place."""
+    have, want = placed_cards(state), Counter(catalog_cards)
+    if have == want:
+        return []
+    missing, extra = sorted((want - have).elements()), sorted((have - want).elements())
+    return [Problem("cards", f"cards missing {missing[:6]}, duplicated or unknown {extra[:6]}")]
+
+
+def view_secrecy(state: dict, player: int, view: dict) -> list[Problem]:
+    """A view shows every zone card the player has seen and hides the others; no unseen card is named in
+    the drawn card or the pending decision either."""
+    seen = state["seen"]
+    problems = []
+    for p, zone in state["zones"].items():
+        shown = (view.get("zones") or {}).get(p) or []
+        for i, cell in enumerate(zone, 1):
+            if cell is None:
+                continue
+            got = shown[i - 1] if i <= len(shown) else None
+            knows = player in seen.get(cell["card"], ())
+            if knows and (not isinstance(got, dict) or got.get("card") != cell["card"]):
+                problems.append(Problem("view", f"p{player}'s view hides p{p}.{i}, a card p{player} has seen"))
+            elif not knows and isinstance(got, dict) and (got.get("card") or got.get("species")):
+                problems.append(Problem("view", f"p{player}'s view shows p{p}.{i} ({got.get('species')}), "
+                                                f"a card p{player} has not seen",
+                                        [f"expect p{player} sees p{p}.{i} hidden"]))
+    drawn = view.get("drawn")
+    if isinstance(drawn, str) and player not in seen.get(drawn, ()):
+        problems.append(Problem("view", f"p{player}'s view names the drawn card {drawn}, unseen by p{player}"))
+    data = (view.get("pending") or {}).get("data") or {}
+    named = [data.get("card")] + list(data.get("cards") or [])
+    hidden = [c for c in named if isinstance(c, str) and c not in state["discard"] and player not in seen.get(c, ())]
+    if hidden:
+        problems.append(Problem("view", f"p{player}'s view of the pending decision names unseen cards {hidden[:3]}"))
+    return problems

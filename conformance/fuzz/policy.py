@@ -1,0 +1,135 @@
+"""The play policy: which action to take next, drawn from Hypothesis so that failures shrink.
+
+Uniform random play calls BAO within a few turns and plucks blindly, so recycles, the final phase,
+successful plucks, gifts, shields and most powers are rare. The policy weighs the choices instead:
+each example draws how eager players are to call BAO (never, rarely, often), and plucks that match
+(the policy reads the reference's true cards, as a fuzzer may) are far more likely than misses.
+Every draw shrinks towards the first, plainest option: draw, keep, close the window, end the turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+
+from baobei_ref import Game
+from baobei_ref import actions as A
+from baobei_ref.pluck import legal_claims
+from baobei_ref.scoring import round_total
+
+BAO_EAGERNESS = (0, 1, 4, 20)  # percent chance of calling BAO when it may be called
+
+
+def _claims(g: Game, player: int, reference: str | None) -> tuple[list, list, list, list, Sequence]:
+    """(matching singles, tempting misses, other misses, matching ordered doubles, every double) of one player."""
+    claims = legal_claims(g, player)
+    if not claims.targets or reference is None:
+        return [], [], [], [], ()
+    match = [t for t in claims.targets if g.catalog.matches(reference, g.state.card_at(t))]
+    value = g.catalog.value(reference)
+    # Misses that a misreading would take for matches come first: the same value, or a bird of a family.
+    tempting = [t for t in claims.targets if t not in match and (
+        g.catalog.value(g.state.card_at(t)) == value or _in_a_family(g, g.state.card_at(t)))]
+    miss = [t for t in claims.targets if t not in match and t not in tempting]
+    singles = len(claims.targets)
+    doubles = [(a, b) for a in match for b in match if a != b] if claims.size > singles else []
+    every_double = _Slice(claims, singles)
+    return ([A.Pluck(player, (t,)) for t in match], [A.Pluck(player, (t,)) for t in tempting],
+            [A.Pluck(player, (t,)) for t in miss], [A.Pluck(player, pair) for pair in doubles], every_double)
+
+
+class _Slice(Sequence):
+    """``claims[start:]`` without building it (there may be thousands of doubles)."""
+
+    def __init__(self, claims: Sequence, start: int):
+        self.claims, self.start = claims, start
+
+    def __len__(self) -> int:
+        return len(self.claims) - self.start
+
+    def __getitem__(self, i: int):
+        return self.claims[self.start + i]
+
+
+def choose(g: Game, choices, bao_percent: int) -> A.Action:
+    """The next action for the reference's pending decision (chance outcomes included)."""
+    p = g.pending
+    s = g.state
+    if p.kind == "first_player":
+        return A.ChooseFirstPlayer(choices.pick(p.players))
+    if p.kind in ("deal", "recycle"):
+        order = list(p.data["cards"])
+        random.Random(choices.below(1 << 24)).shuffle(order)
+        return A.Shuffle(tuple(order))
+    if p.kind == "turn":
+        legal = g.legal_actions()
+        return choices.weighted([(6, legal[:1] if isinstance(legal[0], A.Draw) else []), (1, legal)])
+    if p.kind == "drawn":
+        match, tempting, miss, doubles, every_double = _claims(g, p.player, s.drawn)
+        keeps = [A.Keep(p.player, slot) for slot in s.own_slots(p.player)]
+        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4, match), (2, tempting), (1, miss),
+                                 (2, doubles), (1, every_double)])
+    if p.kind == "window":
+        top = s.discard[-1] if s.discard else None
+        groups = [_claims(g, player, top) for player in p.players]
+        match = [a for m, *_ in groups for a in m]
+        rivals = [A.SimultaneousPlucks((a, b)) for a in match for b in match if a.player < b.player]
+        return choices.weighted([(8, [A.CloseWindow()]), (4, match), (2, [a for _, t, *_ in groups for a in t]),
+                                 (1, [a for _, _, m, *_ in groups for a in m]),
+                                 (2, [a for *_, d, _ in groups for a in d]), (1, rivals)])
+    legal = g.legal_actions()
+    if p.kind == "end_turn":
+        bao = [a for a in legal if isinstance(a, A.CallBao)]
+        return choices.weighted([(100 - bao_percent, [a for a in legal if isinstance(a, A.EndTurn)]),
+                                 (bao_percent + _bao_edge(g, p.player), bao)])
+    return choices.weighted([(1, legal)])
+
+
+def _bao_edge(g: Game, player: int) -> int:
+    """Extra eagerness where BAO's scoring has its edges: a tie with the lowest rival, a low or negative total."""
+    totals = {p: round_total(g, p) for p in g.state.players}
+    mine, lowest = totals.pop(player), min(totals.values())
+    if mine == lowest:
+        return 40
+    return 10 if mine <= 2 else 0
+
+
+def _in_a_family(g: Game, card: str) -> bool:
+    """A bird whose matching family holds another species too (the pelicans, the toucans)."""
+    return g.catalog.species[g.catalog.species_of(card)][0] != g.catalog.species_of(card)
+
+
+def guarded(state: dict) -> list[tuple[int, int]]:
+    """Slots of a canonical state a power may not touch now: cards already moved this turn (6.11.1), a shielded
+    caller's cards (4.2.7)."""
+    moved = set(state["moved"])
+    out = [(int(p), i) for p, zone in state["zones"].items() for i, c in enumerate(zone, 1) if c and c["card"] in moved]
+    if state["bao"] is not None and state["shield"] == "active":
+        out += [(state["bao"], i) for i, c in enumerate(state["zones"][str(state["bao"])], 1) if c]
+    return out
+
+
+def near_miss(action: A.Action, rng: random.Random, players: int, guarded: list[tuple[int, int]]) -> A.Action:
+    """An illegal-looking neighbour of a legal action: another player, slot or target; half the time a target
+    is one of the ``guarded`` slots, where misreadings hide."""
+
+    def target() -> tuple[int, int]:
+        return rng.choice(guarded) if guarded and rng.random() < 0.5 else (rng.randrange(players), rng.randrange(1, 7))
+
+    changes = {}
+    for f in dataclasses.fields(action):
+        value = getattr(action, f.name)
+        if f.name == "player":
+            changes[f.name] = rng.randrange(players)
+        elif f.name == "slot":
+            changes[f.name] = rng.randrange(1, 7)
+        elif f.name in ("target", "first", "second"):
+            changes[f.name] = target()
+        elif f.name == "targets" and value:
+            changes[f.name] = tuple(target() for _ in value)
+        elif f.name == "rival":
+            changes[f.name] = rng.randrange(players) if isinstance(value, int) else value
+    if guarded and isinstance(action, (A.PeekAt, A.ShowCard, A.BlindSwap, A.MacawLook, A.TocoAdd, A.Pluck)):
+        changes.pop("player", None)  # the same player trying a guarded slot
+    return dataclasses.replace(action, **changes) if changes else action

@@ -1,0 +1,67 @@
+"""Where random play starts: new games, every scenario's setup, and positions reached by seeded play.
+
+A start that is not a new game is always a DSL ``setup`` block compiled by the scenario compiler, so
+the position an engine is fuzzed from is exactly the one a reproducer scenario will set up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from baobei_conform.dsl.compile import compile_script
+from baobei_conform.dsl.parse import parse_script
+from baobei_conform.fuzz.choices import Seeded
+from baobei_conform.fuzz.dsl_text import representable, setup_text
+from baobei_conform.fuzz.policy import choose
+from baobei_ref import Game
+
+
+@dataclass(frozen=True)
+class Start:
+    """A new game of ``players`` (``setup`` empty) or a setup block with its compiled step."""
+
+    players: int
+    setup: str = ""
+    step: dict | None = None
+
+    def script(self) -> str:
+        return self.setup if self.setup else f"new game {self.players} players"
+
+
+def compiled(setup: str) -> Start:
+    (step,) = compile_script(parse_script(setup))
+    return Start(len(step["state"]["zones"]), setup, step)
+
+
+def played_position(seed: int, actions: int, players: int, threshold: int | None, bao_percent: int) -> Start:
+    """The first representable position after ``actions`` actions of seeded play from a new game."""
+    choices = Seeded(seed)
+    g = Game(players=players)
+    done = 0
+    while g.pending.kind != "game_over":
+        if done >= actions and g.pending.kind == "turn" and representable(state := g.to_json()):
+            return compiled(setup_text(state, threshold))
+        g.apply(choose(g, choices, bao_percent))
+        done += 1
+    return Start(players)
+
+
+@lru_cache(maxsize=1)
+def corpus(paths: tuple[str, ...]) -> tuple[Start, ...]:
+    """The setup position of every scenario under ``paths`` that starts from one (rewritten canonically)."""
+    from baobei_conform.dsl.errors import ScenarioError
+    from baobei_conform.scenario import load_scenario, scenario_files
+
+    starts = []
+    for path in scenario_files(list(paths)):
+        try:
+            scenario = load_scenario(path)
+        except ScenarioError:
+            continue
+        step = scenario.steps[0]
+        if step["op"] == "setup" and representable(step["state"]):
+            threshold = (step.get("params") or {}).get("threshold", {})
+            start = compiled(setup_text(step["state"], next(iter(threshold.values()), None)))
+            starts.append(start)
+    return tuple(starts)

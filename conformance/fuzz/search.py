@@ -1,0 +1,89 @@
+"""The search: Hypothesis drives the trials within a time budget and shrinks the first failure.
+
+Examples run in rounds of ``ROUND`` examples, each round with its own seed (derived from ``seed``
+when ``derandomize`` is set, so CI runs are repeatable); the example database replays the last
+failures first. A failure is shrunk by Hypothesis, then written as a scenario (``reproduce``).
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.errors import FlakyFailure
+from hypothesis.internal.conjecture import engine as conjecture
+
+from baobei_conform.fuzz.positions import Start, corpus
+from baobei_conform.fuzz.trial import Coverage, Found, Trial
+
+ROUND = 5  # examples per Hypothesis run; the budget is checked between runs
+MIN_SHRINK_SECONDS = 10.0  # shrinking a failure found late may run this long past the budget
+DEFAULT_DATABASE = ".baobei-fuzz"
+
+
+@dataclass
+class SearchResult:
+    found: Found | None
+    coverage: Coverage
+    seconds: float
+    rounds: int
+    notes: list[str] = field(default_factory=list)
+
+
+def search(engine, *, budget: float = 60.0, max_examples: int | None = None, seed: int | None = None,
+           derandomize: bool = False, database: str | None = DEFAULT_DATABASE, scenarios: tuple[str, ...] = (),
+           players=(2, 3, 4, 5, 6), differential: bool = True) -> SearchResult:
+    """Fuzz ``engine`` until a failure is found, ``budget`` seconds pass or ``max_examples`` have run.
+
+    ``derandomize``: rounds are seeded from ``seed`` (0 by default) and the database is not read, so two
+    runs play the same games; otherwise ``seed`` (when given) seeds the rounds and the database replays
+    earlier failures first.
+    """
+    if derandomize:
+        seed, database = seed or 0, None
+    starts: tuple[Start, ...] = corpus(tuple(scenarios)) if scenarios else ()
+    coverage = Coverage()
+    trial = Trial(engine, starts, players, differential, coverage)
+    db = DirectoryBasedExampleDatabase(str(Path(database))) if database else None
+    began = time.monotonic()
+    rounds = 0
+    while time.monotonic() - began < budget and (max_examples is None or coverage.examples < max_examples):
+        examples = ROUND if max_examples is None else min(ROUND, max_examples - coverage.examples)
+        test = given(st.data())(lambda data: trial.play(data))
+        test = settings(max_examples=examples, deadline=None, database=db, derandomize=False,
+                        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
+                        verbosity=Verbosity.quiet,
+                        phases=[Phase.reuse, Phase.generate, Phase.shrink] if rounds == 0 else
+                        [Phase.generate, Phase.shrink])(test)
+        if seed is not None:
+            test = hypothesis_seed(seed * 1_000_003 + rounds)(test)
+        rounds += 1
+        shrink_limit = max(MIN_SHRINK_SECONDS, budget - (time.monotonic() - began))
+        try:
+            with _shrinking_for(shrink_limit):
+                test()
+        except Found as found:
+            return SearchResult(found, coverage, time.monotonic() - began, rounds)
+        except FlakyFailure as exc:  # the engine did not fail the same way twice on the same game
+            found = next((e for e in exc.exceptions if isinstance(e, Found)), None)
+            return SearchResult(found, coverage, time.monotonic() - began, rounds,
+                                ["the engine failed, then passed the same game: it is not deterministic"])
+    return SearchResult(None, coverage, time.monotonic() - began, rounds)
+
+
+@contextmanager
+def _shrinking_for(seconds: float):
+    """Hypothesis shrinks for up to five minutes; a fuzzing budget is shorter. (Its module constant is the only
+    knob; it is restored afterwards.)"""
+    saved = conjecture.MAX_SHRINKING_SECONDS
+    conjecture.MAX_SHRINKING_SECONDS = seconds
+    try:
+        yield
+    finally:
+        conjecture.MAX_SHRINKING_SECONDS = saved

@@ -1,0 +1,424 @@
+"""One game of differential (or invariant-only) play on an engine, driven by Hypothesis draws.
+
+``Trial.play(data)`` sets the engine up at a start position, then, action after action, plays the
+policy's choice on the reference and on the engine together and checks everything the engine must
+get right (``compare``). The first problem raises ``Found``, which Hypothesis shrinks; ``Trial.replay``
+plays a given action list the same way (to tighten a found failure to a short scenario).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+
+from baobei_conform.engine_api import Engine, EngineProblem, as_engine
+from baobei_conform.fuzz import compare
+from baobei_conform.fuzz.choices import Choices
+from baobei_conform.fuzz.dsl_text import action_text
+from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose, guarded, near_miss
+from baobei_conform.fuzz.positions import Start, played_position
+from baobei_conform.runner.engine import params_with
+from baobei_conform.runner.run import StepFailed, resolve_shuffle
+from baobei_ref import Game, RuleError, action_from_json
+from baobei_ref.actions import Action, ChooseFirstPlayer, Shuffle
+from baobei_ref.game import default_catalog
+
+MAX_ACTIONS = 5000  # per example, a safety net: games run to their end
+MAX_ALONE = 400  # per example without the reference: the engine lists every legal action at every step
+WARM_UP = 2000  # at most this many actions of seeded play before a start position
+THRESHOLDS = (None, 15, 30)  # the game-end threshold of a start position: the rulebook's, or low to end games
+LEGAL_LIST_LIMIT = 64  # compare legal_actions where the reference's list is at most this long
+
+
+class Found(Exception):
+    """A problem, with everything needed to replay it: the start, the actions, the near miss if any."""
+
+    def __init__(self, problem: compare.Problem, start: Start, actions: list[Action], clauses: list[str],
+                 probe: Action | None = None, code: str | None = None):
+        super().__init__(problem.message)
+        self.problem, self.start, self.actions, self.clauses = problem, start, actions, clauses
+        self.probe, self.code = probe, code
+
+
+@dataclass
+class Coverage:
+    """What the search exercised: the clauses the reference cited, the actions played, the examples."""
+
+    clauses: set[str] = field(default_factory=set)
+    actions: int = 0
+    examples: int = 0
+
+
+def execute(engine: Engine, calls: list[tuple]) -> list:
+    """Results of the calls (pipelined to a process); a failed call holds its exception."""
+    return engine.batch(calls)
+
+
+class Pipe:
+    """Engine calls sent ahead of their checks: the engine works on the next actions while the last ones are
+    judged (for engines that ``send``; others answer at once). Checks run in order; after a failed check the
+    replies still on their way are read and dropped, so the engine can be used again."""
+
+    DEPTH = 8
+
+    def __init__(self, engine):
+        self.engine, self.queue = engine, deque()
+        self.ahead = engine.works_apart
+
+    def submit(self, calls: list[tuple], check) -> None:
+        if not self.ahead:
+            check(execute(self.engine, calls))
+            return
+        self.queue.append((self.engine.send(calls), check))
+        if len(self.queue) > self.DEPTH:
+            self._next()
+
+    def _next(self) -> None:
+        ticket, check = self.queue.popleft()
+        check(self.engine.collect(ticket))
+
+    def __enter__(self) -> Pipe:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        try:
+            while self.queue and kind is None:
+                self._next()
+        finally:
+            while self.queue:
+                self.engine.collect(self.queue.popleft()[0])
+
+
+def _value(result):
+    if isinstance(result, Exception):
+        raise result
+    return result
+
+
+def chance(pending: dict, choices) -> Action:
+    """A chance outcome for an engine's pending chance decision, read from its canonical state."""
+    if pending["kind"] == "first_player":
+        return ChooseFirstPlayer(choices.pick(pending["players"]))
+    order = list(pending["data"]["cards"])
+    random.Random(choices.below(1 << 16)).shuffle(order)
+    return Shuffle(tuple(order))
+
+
+WEIGHTS = {"draw": 6, "keep": 4, "discard": 3, "close_window": 8, "end_turn": 100}
+
+
+def by_type(legal: list[dict], bao_percent: int, state: dict) -> list[tuple[int, list[dict]]]:
+    """An engine's legal actions grouped by type and weighted like the policy (BAO by eagerness); plucks on a card
+    of the reference's species (read from the engine's own state) apart, as they succeed."""
+    reference = state.get("drawn") if state["pending"]["kind"] == "drawn" else state.get("top")
+    bird = reference.rsplit("-", 1)[0] if isinstance(reference, str) else None
+    species = {(int(p), i): c["species"] for p, zone in state["zones"].items() for i, c in enumerate(zone, 1) if c}
+    groups: dict[str, list[dict]] = {}
+    for action in legal:
+        kind = str(action.get("type"))
+        if kind == "pluck" and all(species.get(tuple(t)) == bird for t in action.get("targets") or [()]):
+            kind = "matching pluck"
+        groups.setdefault(kind, []).append(action)
+    weight = {**WEIGHTS, "call_bao": bao_percent, "matching pluck": 4, "pluck": 1}
+    ordered = sorted(groups.items(), key=lambda kv: -weight.get(kv[0], 2))  # the plainest group shrinks first
+    return [(weight.get(kind, 2), group) for kind, group in ordered]
+
+
+def _text(action: Action) -> str:
+    return action_text(action, lambda card: card.rsplit("-", 1)[0])
+
+
+def _texts(actions: list) -> list[str]:
+    """DSL statements for the actions (JSON) that parse; an engine may list malformed ones."""
+    out = []
+    for action in actions:
+        try:
+            out.append(_text(action_from_json(action)))
+        except (RuleError, KeyError, TypeError, ValueError):
+            continue
+    return out
+
+
+def species_order(action: Shuffle) -> list[str]:
+    return [card.rsplit("-", 1)[0] for card in action.order]
+
+
+class Trial:
+    """Plays examples on one engine; ``differential`` compares with the reference after every action."""
+
+    def __init__(self, engine, starts: tuple[Start, ...] = (), players=(2, 3, 4, 5, 6), differential: bool = True,
+                 coverage: Coverage | None = None):
+        engine = as_engine(engine)
+        self.engine, self.starts, self.players, self.differential = engine, starts, players, differential
+        caps = set(getattr(engine, "capabilities", ()))
+        self.views, self.events, self.legal = "views" in caps, "events" in caps, "legal_actions" in caps
+        self.catalog_cards = list(default_catalog().cards)
+        self.coverage = coverage or Coverage()
+        self.start: Start | None = None
+        self.played: list[Action] = []
+        self.final: dict = {}
+
+    # --- the start ---
+    def draw_start(self, choices: Choices) -> Start:
+        """A position reached by seeded play (shrinks to the first turn), a scenario's setup, or a new game."""
+        kind = choices.below(3)
+        players = choices.pick(self.players)
+        if kind == 0 or (kind == 1 and not self.starts):
+            threshold = choices.pick(THRESHOLDS)
+            actions = choices.below(WARM_UP)
+            return played_position(choices.below(1 << 16), actions, players, threshold, choices.pick(BAO_EAGERNESS))
+        if kind == 1:
+            return self.starts[choices.below(len(self.starts))]
+        return Start(players)
+
+    def begin(self, start: Start) -> Game:
+        """Set the engine up at ``start``; the reference's game there."""
+        self.start, self.played = start, []
+        if start.step is None:
+            _value(execute(self.engine, [("new_game", start.players)])[0])
+            return Game(players=start.players)
+        step = start.step
+        _value(execute(self.engine, [("setup", step["state"], step.get("params"))])[0])
+        return Game.from_json(step["state"], params=params_with(step.get("params")))
+
+    # --- playing ---
+    def play(self, data) -> None:
+        """One Hypothesis example: a start, then the policy's choices to the end of the game."""
+        choices = Choices(data)
+        self.coverage.examples += 1
+        self._guarded(lambda: self._play(choices))
+
+    def replay(self, start: Start, actions: list[Action], probe: Action | None = None) -> None:
+        """Play ``actions`` from ``start`` with every check; raises Found."""
+        def run():
+            ref = self.begin(start)
+            with Pipe(self.engine) as pipe:
+                for action in actions:
+                    self._step(pipe, ref, action)
+                if probe is not None and (refusal := self._refusal(ref, probe)) is not None:
+                    self._probe(pipe, probe, *refusal)
+        self._guarded(run)
+
+    def _guarded(self, run) -> None:
+        try:
+            run()
+        except EngineProblem as exc:  # a crash, a timeout, garbage: a problem like any other
+            raise Found(compare.Problem("error", f"the engine failed: {exc.message}"), self.start,
+                        list(self.played), []) from None
+
+    def _play(self, choices: Choices) -> None:
+        ref = self.begin(self.draw_start(choices))
+        bao = choices.pick(BAO_EAGERNESS)
+        if not self.differential:
+            return self._play_alone(choices, bao)
+        with Pipe(self.engine) as pipe:
+            for _ in range(MAX_ACTIONS):
+                if ref.pending.kind == "game_over":
+                    break
+                action = choose(ref, choices, bao)
+                if ref.pending.player is not None and choices.below(10) == 9:
+                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), ref.state.seats,
+                                      guarded(ref.to_json()))
+                    if (refusal := self._refusal(ref, wrong)) is not None:
+                        self._probe(pipe, wrong, *refusal)
+                self._step(pipe, ref, action)
+        self._replay_whole()
+
+    def _play_alone(self, choices: Choices, bao: int) -> None:
+        """Without the reference: the engine's own legal actions drive the game; its invariants are checked."""
+        state = _value(execute(self.engine, [("state",)])[0])
+        for _ in range(MAX_ALONE):
+            pending = state["pending"]
+            if pending["kind"] == "game_over":
+                break
+            legal = None
+            if pending["kind"] in compare.CHANCE:
+                action = chance(pending, choices)
+            else:
+                legal = _value(execute(self.engine, [("legal_actions",)])[0])
+                if not legal:
+                    self._found(compare.Problem("legal_actions", f"legal_actions lists nothing for the pending "
+                                                                 f"{pending['kind']!r} decision"))
+                action = action_from_json(choices.weighted(by_type(legal, bao, state)))
+                if choices.below(5) == 4:  # another listed action must be accepted too (then the state is set back)
+                    self._try_listed(action_from_json(choices.pick(legal)), state)
+                if choices.below(10) == 9:
+                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), state["seats"], guarded(state))
+                    if (moved := self._probe_alone(wrong, legal, state)) is not None:
+                        state = moved
+                        continue
+            state = self._step_alone(action, legal)
+        self._replay_whole()
+
+    @staticmethod
+    def _resolve(species: list[str], ref: Game) -> list[str]:
+        try:
+            return resolve_shuffle(species, ref.to_json())
+        except StepFailed as exc:
+            raise AssertionError(f"cannot replay a shuffle: {exc.message}") from None
+
+    @staticmethod
+    def _refusal(ref: Game, action: Action) -> tuple[str, str | None] | None:
+        """(code, clause) when the reference refuses ``action`` (it never changes the state then)."""
+        try:
+            Game.from_json(ref.to_json(), ref.params, ref.catalog).apply(action)
+        except RuleError as exc:
+            return exc.code, exc.clause
+        return None
+
+    def _found(self, problem: compare.Problem, clauses=(), probe: Action | None = None, code: str | None = None,
+               upto: int | None = None):
+        played = self.played if upto is None else self.played[:upto]
+        raise Found(problem, self.start, list(played), list(clauses), probe, code)
+
+    def _probe(self, pipe: Pipe, wrong: Action, code: str, clause: str | None) -> None:
+        """A near miss the reference refuses must be refused with the same code, the state unchanged."""
+        upto, clauses = len(self.played), [clause] if clause else []
+
+        def check(results: list) -> None:
+            before, applied, after = (_value(r) for r in results)
+            if applied[1] != code:
+                answer = "accepted it" if applied[1] is None else f"answered {applied[1]!r}"
+                self._found(compare.Problem("probe", f"{wrong.to_json()} must be refused with {code!r}; the engine "
+                                                     f"{answer}"), clauses, wrong, code, upto)
+            if compare.observable(after) != compare.observable(before):
+                self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
+                                            + compare.first_difference(before, after)), clauses, wrong, code, upto)
+        pipe.submit([("state",), ("apply", wrong.to_json()), ("state",)], check)
+
+    def _probe_alone(self, wrong: Action, legal: list[dict], before: dict) -> dict | None:
+        """A near miss the engine accepts must be one it lists (the new state is returned: the game goes on from
+        there); one it refuses must leave its state unchanged."""
+        applied, after = (_value(r) for r in execute(self.engine, [("apply", wrong.to_json()), ("state",)]))
+        if applied[1] is None and wrong.to_json() not in legal:
+            self._found(compare.Problem("legal_actions", f"apply accepts {wrong.to_json()}, which legal_actions "
+                                                         "does not list", [f"expect legal {_text(wrong)}"]))
+        if applied[1] is None:
+            self.played.append(wrong)
+            self.final = after
+            return after
+        if compare.observable(after) != compare.observable(before):
+            self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
+                                        + compare.first_difference(before, after)), probe=wrong, code=applied[1])
+        return None
+
+    def _try_listed(self, action: Action, state: dict) -> None:
+        """A listed action must be accepted; the engine is then set back to ``state`` (its own canonical state)."""
+        applied, _, back = execute(self.engine, [("apply", action.to_json()), ("setup", state, self._params()),
+                                                 ("state",)])
+        if _value(applied)[1] is not None:
+            message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
+            self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
+        if compare.observable(_value(back)) != compare.observable(state):
+            self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
+                                        + compare.first_difference(compare.observable(state),
+                                                                   compare.observable(_value(back)))))
+
+    def _params(self) -> dict | None:
+        return (self.start.step or {}).get("params") if self.start else None
+
+    def _step_alone(self, action: Action, legal: list[dict] | None) -> dict:
+        results = execute(self.engine, [("apply", action.to_json()), ("state",)])
+        applied, state = _value(results[0]), _value(results[1])
+        if applied[1] is not None and legal is None:
+            self._found(compare.Problem("refused", f"the engine refused the chance outcome {action.to_json()}"))
+        if applied[1] is not None:  # the reproducer states the rules' answer: it passes on the reference
+            message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
+            self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
+        self.played.append(action)
+        self.coverage.actions += 1
+        players = state["players"] if self.views else []
+        views = [_value(v) for v in execute(self.engine, [("view", p) for p in players])]
+        problems = compare.conservation(state, self.catalog_cards)
+        for player, view in zip(players, views, strict=True):
+            problems += compare.view_secrecy(state, player, view)
+        if problems:
+            self._found(problems[0])
+        self.final = state
+        return state
+
+    def _step(self, pipe: Pipe, ref: Game, action: Action) -> None:
+        """Play ``action`` on the reference now and on the engine through ``pipe``; the engine's answers are
+        checked against the reference's as they arrive."""
+        if isinstance(action, Shuffle):  # cards of a species in the order a scenario's shuffle names them
+            action = Shuffle(tuple(self._resolve(species_order(action), ref)))
+        events = [e.to_json() for e in ref.apply(action)]
+        self.played.append(action)
+        upto = len(self.played)
+        clauses = [c for e in events for c in (e["clause"], *e.get("also", ()))]
+        self.coverage.clauses.update(clauses)
+        self.coverage.actions += 1
+        players = ref.state.players if self.views else []
+        expected = compare.observable(ref.to_json())
+        views = [ref.view(p) for p in players]
+        legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
+        small = 0 < len(legal) <= LEGAL_LIST_LIMIT
+        listed = {repr(a.to_json()): a.to_json() for a in legal} if small else None
+        calls = [("apply", action.to_json()), ("state",)] + [("view", p) for p in players]
+
+        def check(results: list) -> None:
+            applied = _value(results[0])
+            if applied[1] is not None:
+                self._found(compare.Problem("refused", f"the engine refused {action.to_json()} with {applied[1]!r}; "
+                                                       "the reference accepts it"), clauses, upto=upto)
+            state = self.final = _value(results[1])
+            problems = self._differences(events, applied[0] or [], expected, state, players, views,
+                                         [_value(v) for v in results[2:2 + len(players)]])
+            if listed is not None:
+                problems += self._legal(listed, _value(results[-1]))
+            if problems:
+                self._found(problems[0], clauses, upto=upto)
+        pipe.submit(calls + ([("legal_actions",)] if small else []), check)
+
+    def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:
+        """What the engine's answers to one action get wrong, the reference's being right."""
+        problems = []
+        if self.events and [compare.event_key(e) for e in events] != [compare.event_key(e) for e in engine_events]:
+            problems.append(compare.Problem(
+                "events", f"events: reference {[compare.event_key(e) for e in events]}, engine "
+                          f"{[compare.event_key(e) for e in engine_events]}",
+                compare.event_expectations(events, engine_events)))
+        if compare.observable(state) != expected:
+            problems.append(compare.Problem("state", compare.first_difference(expected, compare.observable(state)),
+                                            compare.state_expectations(expected, state)))
+        for player, want, view in zip(players, views, engine_views, strict=True):
+            if view != want:
+                problems.append(compare.Problem("view", f"p{player}'s view: " + compare.first_difference(want, view),
+                                                compare.view_expectations(player, want, view)))
+        return problems
+
+    @staticmethod
+    def _legal(want: dict[str, dict], listed) -> list[compare.Problem]:
+        """The engine's legal actions against the reference's (``want``: canonical text -> action)."""
+        got = {repr(a): a for a in listed} if isinstance(listed, list) else {}
+        if want.keys() == got.keys() and isinstance(listed, list):
+            return []
+        extra = [got[k] for k in sorted(got.keys() - want.keys())]
+        missing = [want[k] for k in sorted(want.keys() - got.keys())]
+        lines = [f"expect not legal {line}" for line in _texts(extra)] + [f"expect legal {line}"
+                                                                          for line in _texts(missing)]
+        message = (f"legal_actions lists {extra[:3]}, which the rules refuse" if extra else
+                   f"legal_actions omits {missing[:3]}")
+        return [compare.Problem("legal_actions", message, lines[:4])]
+
+    def _replay_whole(self) -> None:
+        """Determinism and the setup round trip: the same actions from the same start give the same state,
+        and setting up the engine's own final state gives it back."""
+        start, played = self.start, list(self.played)
+        if not played:
+            return
+        self.begin(start)
+        self.played = played
+        results = execute(self.engine, [("apply", a.to_json()) for a in played] + [("state",)])
+        refused = [i for i, r in enumerate(results[:-1]) if isinstance(r, Exception) or r[1] is not None]
+        if refused or compare.observable(_value(results[-1])) != compare.observable(self.final):
+            where = f"action {refused[0] + 1} was refused" if refused else compare.first_difference(
+                compare.observable(self.final), compare.observable(_value(results[-1])))
+            self._found(compare.Problem("determinism", "replaying the same actions from the same start gave "
+                                                       f"another game: {where}"))
+        back = execute(self.engine, [("setup", self.final, (start.step or {}).get("params")), ("state",)])
+        if compare.observable(_value(back[1])) != compare.observable(self.final):
+            self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
+                                        + compare.first_difference(compare.observable(self.final),
+                                                                   compare.observable(_value(back[1])))))
