@@ -221,7 +221,7 @@ BUGS = {
     "next_round_lowest_starts": (next_round_lowest_starts, ["2.4.1"]),
     "brown_pelican_private": (brown_pelican_private, ["6.4.1"]),
     "own_discard_window_skipped": (own_discard_window_skipped, ["2.7.3", "3.2.3"]),
-    "view_shows_own_cards": (view_shows_own_cards, ["2.2.1", "R-27"]),
+    "view_shows_own_cards": (view_shows_own_cards, ["2.2.1", "2.5.6"]),
     "take_into_any_slot_listed": (take_into_any_slot_listed, ["2.8.1", "2.8.6"]),
 }
 

@@ -33,6 +33,9 @@ def _plucks(events, success):
 
 # bug -> does a scenario's run on the reference go through the situation the misreading changes?
 TOUCHES = {
+    # the two seen only through views and legal_actions: any scenario checking those may see them
+    "view_shows_own_cards": lambda ev: True,
+    "take_into_any_slot_listed": lambda ev: True,
     "pelicans_dont_match": lambda ev: any(_sp(c) != _sp(e["reference"]) for e in _plucks(ev, True) for c in e["cards"]),
     "match_by_value": lambda ev: any(_sp(e["reference"]) in VALUE and any(_sp(c) in VALUE for c in e["cards"])
                                      for e in _plucks(ev, False)),
