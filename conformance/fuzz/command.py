@@ -19,13 +19,14 @@ from baobei_conform.fuzz.reproduce import Reproducer, reproduce
 from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult, search
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Trial
+from baobei_conform.tools import positive
 from baobei_spec import default_spec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("engine", nargs="?", default="reference", help="as for a run (default: reference)")
-    parser.add_argument("--budget", type=_positive, default=60.0, help="seconds of search (default 60)")
-    parser.add_argument("--max-examples", type=int, default=None, help="stop after this many games")
+    parser.add_argument("--budget", type=positive(float, 0), default=60.0, help="seconds of search (default 60)")
+    parser.add_argument("--max-examples", type=positive(int, 1), default=None, help="stop after this many games")
     parser.add_argument("--seed", type=int, default=None, help="seed the search (repeatable with --derandomize)")
     parser.add_argument("--derandomize", action="store_true", help="the same games every run (for CI): "
                         "seeded from --seed (default 0), the example database not read")
@@ -39,20 +40,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "seed the search (default: scenarios)")
     parser.add_argument("--save", metavar="DIR", help="write the reproducer scenario there")
     parser.add_argument("--json", metavar="FILE", help="write the result as JSON")
-    parser.add_argument("--timeout", type=_positive, default=10.0, help="seconds per engine answer (default 10)")
-
-
-def _positive(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
-    return value
+    parser.add_argument("--timeout", type=positive(float, 0), default=10.0,
+                        help="seconds per engine answer (default 10)")
 
 
 def _players(text: str) -> tuple[int, ...]:
-    values = tuple(int(p) for p in text.split(","))
+    try:
+        values = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers") from None
     if not values or any(not 2 <= p <= 6 for p in values):
-        raise argparse.ArgumentTypeError(f"player counts are 2 to 6, not {text}")
+        raise argparse.ArgumentTypeError(f"{text} is out of range: player counts are 2 to 6")
     return values
 
 

@@ -66,7 +66,8 @@ def test_exit_2_on_out_of_range_options(tmp_path, passing, never_runs, capsys, o
     assert options[0] in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [["fuzz", "--games", "0"], ["fuzz", "--max-actions", "0"], ["smoke", "--timeout", "0"],
+@pytest.mark.parametrize("argv", [["fuzz", "--budget", "0"], ["fuzz", "--max-examples", "0"],
+                                  ["fuzz", "--players", "7"], ["smoke", "--timeout", "0"],
                                   ["explain", "x.yaml", "--timeout", "-1"]])
 def test_subcommands_refuse_out_of_range_options(capsys, argv):
     with pytest.raises(SystemExit) as exit_:
