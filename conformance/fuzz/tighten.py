@@ -27,13 +27,16 @@ def tighten(found: Found, trial: Trial, attempts: int = 12) -> Found:
         ref = Game.from_json(start.step["state"], params=params_with(start.step.get("params")))
         threshold = next(iter(((start.step.get("params") or {}).get("threshold") or {}).values()), None)
     boundaries: list[tuple[int, dict]] = []
+    cited: list[str] = []
     for index, action in enumerate(found.actions):
         state = ref.to_json()
         if index and ref.pending.kind == "turn" and representable(state):
             boundaries.append((index, state))
         if isinstance(action, Shuffle):
             action = Shuffle(tuple(Trial._resolve([c.rsplit("-", 1)[0] for c in action.order], ref)))
-        ref.apply(action)
+        cited = [c for e in ref.apply(action) for c in (e.clause, *e.also)]
+    if not found.clauses:  # found without the reference: cite what the reference cites at the failing step
+        found.clauses = cited
     for index, state in reversed(boundaries[-attempts:]):
         later = compiled(setup_text(state, threshold))
         try:

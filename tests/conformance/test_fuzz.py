@@ -73,6 +73,7 @@ def test_a_misreading_is_shrunk_to_a_short_scenario_that_fails_on_the_engine_onl
 def test_a_leaking_view_is_found_without_the_reference():
     found, reproducer = _found("view_shows_own_cards", 5, differential=False)
     assert found.problem.check == "view" and "has not seen" in found.problem.message
+    assert found.clauses  # found without the reference, cited from what the reference cites at that step
     assert reproducer.verified and reproducer.actions <= 12 and " hidden" in reproducer.text
 
 
