@@ -26,6 +26,7 @@ from pathlib import Path
 from baobei_conform import __version__
 from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.engine_api import EngineProblem, EngineUnstartable
 from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
 from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
@@ -38,6 +39,7 @@ from baobei_conform.results import exit_status, results_document, write_json, wr
 from baobei_conform.rulings import add_parser as rulings_parser
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
+from baobei_conform.runner.run import problem_outcome
 from baobei_conform.scenario import load_scenario, scenario_files
 from baobei_conform.tools import add_tools, default_suite, positive, write_run_report
 from baobei_conform.variants import engine_readings
@@ -49,9 +51,10 @@ SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "merge", "smoke", "rulings")
 DEFAULT_REPORT_DIR = "baobei-report"
 EXIT_CODES = """exit codes:
   0    every scenario ran and gave its expected result
-  1    unexpected results: failures, errors, passes of known failures, broken scenario files, an early stop
-  2    usage or input error: bad option, engine that does not start, unreadable expectations, unwritable
-       output, nothing selected
+  1    unexpected results: failures, errors, passes of known failures, broken scenario files, an early stop,
+       an engine that starts but fails its handshake (every selected scenario an error)
+  2    usage or input error: bad option, engine command that cannot be executed, unreadable expectations,
+       unwritable output, nothing selected
   130  interrupted (Ctrl-C): the results of the scenarios that ran are written, marked incomplete"""
 
 
@@ -292,10 +295,23 @@ def _run_command(argv: list[str]) -> int:
         engine_info["capabilities"] = sorted(probe.capabilities)
         if engine_readings(probe):
             engine_info["readings"] = engine_readings(probe)
-    except Exception as exc:  # noqa: BLE001 - any failure to start is reported, not raised
-        print(f"baobei-conform: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
-        if getattr(exc, "stderr", ""):
+    except EngineProblem as exc:
+        print(f"baobei-conform: the engine does not start: {exc.message}", file=sys.stderr)
+        if exc.stderr:
             print(exc.stderr, file=sys.stderr)
+        if isinstance(exc, EngineUnstartable):
+            return 2  # the command cannot be executed: an input error, nothing to judge
+        # It ran and failed its handshake: the engine's fault, so every selected scenario is an error on
+        # record (JSON, JUnit, report), not a run that silently produced nothing.
+        exc.message = f"the engine does not start: {exc.message}"
+        document = document_of([problem_outcome(s, exc) for s in scenarios], True)
+        console.finish(document, broken, False)
+        _write_results(args, document)
+        if not args.no_report:
+            write_run_report(args.report, document, paths[0], args.json)
+        return exit_status(document)
+    except Exception as exc:  # noqa: BLE001 - an in-process factory that raises is reported, not raised
+        print(f"baobei-conform: the engine does not start: {exc!r}", file=sys.stderr)
         return 2
     started_engines = [probe]  # the first worker runs on the engine already started, not a second one
 

@@ -31,6 +31,10 @@ class EngineCrashed(EngineProblem):
     """The engine died or could not start: counts towards the circuit breaker."""
 
 
+class EngineUnstartable(EngineCrashed):
+    """The engine's command cannot be executed at all (no such file, not executable): an input error."""
+
+
 class ProtocolError(EngineProblem):
     """The engine answered, but not by the protocol."""
 

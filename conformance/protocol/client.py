@@ -18,6 +18,7 @@ from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and
     EngineCrashed,
     EngineProblem,
     EngineTimeout,
+    EngineUnstartable,
     ProtocolError,
     Unsupported,
 )
@@ -67,7 +68,7 @@ class StdioEngine(Engine):
         try:
             self.process = EngineProcess(self.command, self.cwd)
         except OSError as exc:
-            raise EngineCrashed(f"cannot start {' '.join(self.command)}: {exc}") from None
+            raise EngineUnstartable(f"cannot start {' '.join(self.command)}: {exc}") from None
         self.buffer = bytearray()  # output read, not yet consumed from ``self.at`` on
         self.at = 0  # where the next line starts in the buffer
         self.scanned = 0  # how far the buffer is known to hold no newline

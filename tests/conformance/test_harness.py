@@ -260,7 +260,8 @@ def test_engine_that_never_says_hello_does_not_start_and_is_not_left_running(tmp
     start = time.monotonic()
     code, doc = conform(tmp_path, passing, "--timeout", "0.5", engine=engine("slow_start", str(pid_file), "30"))
     assert time.monotonic() - start < 10
-    assert code == 2 and doc == {}
+    assert code == 1 and set(statuses(doc).values()) == {"error"} and len(doc["results"]) == len(PASSING)
+    assert doc["results"][0]["message"] == "the engine does not start: no answer to 'hello' within 0.5 s"
     assert "the engine does not start: no answer to 'hello' within 0.5 s" in capsys.readouterr().err
     assert not alive(int(pid_file.read_text()))
 

@@ -146,27 +146,36 @@ def test_a_malformed_hello_is_an_error_not_a_traceback(tmp_path):
     check_all_gone(pidfile)
 
 
-def test_a_malformed_hello_at_the_start_stops_the_run_cleanly(tmp_path, capsys):
+def test_a_malformed_hello_at_the_start_is_an_error_for_every_scenario(tmp_path, capsys):
     pidfile = tmp_path / "pids"
     pidfile.write_text("0 0\n")  # as if a process had started already: this one answers capabilities: 5
-    code = main(["--scenarios", str(scenarios(tmp_path / "s", 1)), "--no-report", "--timeout", str(TIMEOUT), "--",
-                 sys.executable, str(HOSTILE), "bad_hello", str(pidfile)])
-    assert code == 2
+    code, doc, elapsed = conform(tmp_path, [sys.executable, str(HOSTILE), "bad_hello", str(pidfile)], 3)
+    assert code == 1 and elapsed < TIMEOUT + 5
+    assert [r["status"] for r in doc["results"]] == ["error"] * 3
+    assert {r["message"] for r in doc["results"]} == {
+        "the engine does not start: the hello reply's 'capabilities' must be a list of strings"}
     err = capsys.readouterr().err
     assert "the engine does not start: the hello reply's 'capabilities' must be a list of strings" in err
     assert "Traceback" not in err
     check_all_gone(pidfile)
 
 
+def test_an_engine_command_that_cannot_be_executed_is_an_input_error(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    code = main(["--scenarios", str(scenarios(tmp_path / "s", 1)), "--json", str(out), "--no-report", "--",
+                 str(tmp_path / "no-such-engine")])
+    assert code == 2 and "the engine does not start: cannot start" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_nan_in_hello_never_reaches_the_outputs(tmp_path, capsys):
     engine = tmp_path / "nan_hello.py"
     engine.write_text('import sys\nsys.stdin.readline()\nprint(\'{"seq":1,"ok":true,"engine":{"name":NaN},'
                       '"capabilities":[]}\', flush=True)\nsys.stdin.readline()\n')
-    out = tmp_path / "r.json"
-    code = main(["--scenarios", str(scenarios(tmp_path / "s", 1)), "--json", str(out), "--no-report", "--",
-                 sys.executable, str(engine)])
-    assert code == 2 and "NaN is not a JSON number" in capsys.readouterr().err
-    assert not out.exists() or "NaN" not in out.read_text()
+    code, doc, _ = conform(tmp_path, [sys.executable, str(engine)], 1)
+    assert code == 1 and "NaN is not a JSON number" in capsys.readouterr().err
+    assert doc["results"][0]["status"] == "error" and "NaN" in doc["results"][0]["message"]
+    json.loads((tmp_path / "r.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in results.json"))
 
 
 def test_engine_text_is_safe_in_every_output(tmp_path, capsys):
