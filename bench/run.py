@@ -83,6 +83,7 @@ def _kept(engine):
 
     kept = Prefetched(engine, [], [])  # answers nothing ahead: every call goes to the engine
     kept.stop = lambda: None
+    kept.works_apart = engine.works_apart  # pipelined as the command line's run is
     return kept
 
 

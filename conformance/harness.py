@@ -17,7 +17,7 @@ from typing import Any
 
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engine_api import Engine, EngineProblem, as_engine
-from baobei_conform.runner.pipeline import CHUNK, pipelinable, receive_chunk, send_chunk
+from baobei_conform.runner.pipeline import CHUNK, is_open, receive_chunk, send_chunk
 from baobei_conform.runner.run import Outcome, problem_outcome, run_scenario
 from baobei_conform.sanitize import clean, clean_tail, clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
@@ -107,13 +107,13 @@ class Run:
         self.engines_lock = threading.Lock()  # apart: an interrupt may land while a report holds ``lock``
 
     def take(self, most: int = CHUNK) -> list[tuple[int, Scenario]]:
-        """The next scenarios to run: a chunk of at most ``most`` pipelinable ones, or a single one."""
+        """The next scenarios to run: at most ``most``, ending at the first open one (pipeline.py)."""
         with self.lock:
-            if not self.todo or self.stop.is_set():
-                return []
-            chunk = [self.todo.popleft()]
-            while self.todo and len(chunk) < most and pipelinable(self.todo[0][1]) and pipelinable(chunk[0][1]):
+            chunk: list[tuple[int, Scenario]] = []
+            while self.todo and len(chunk) < most and not self.stop.is_set():
                 chunk.append(self.todo.popleft())
+                if is_open(chunk[-1][1]):
+                    break
             return chunk
 
     def requeue(self, items: list[tuple[int, Scenario]]) -> None:
@@ -166,14 +166,18 @@ class Worker:
     def loop(self) -> None:
         pending = None  # (chunk, ticket): sent to the engine, not judged yet
         while not self.run.stop.is_set():
+            if pending is not None and is_open(pending[0][-1][1]):  # it goes on past what was sent: judged first
+                done, pending = self.judge(pending[0], receive_chunk(self.engine, pending[1])), None
+                if not done:
+                    self.release()
+                    continue
             chunk = self.run.take(CHUNK if self.engine is None or self.engine.works_apart else 1)
             if chunk and self.engine is None and not self.start(chunk):
                 continue
             if len(chunk) > 1 and not self.engine.works_apart:  # the first chunk, taken before the engine started
                 self.run.requeue(chunk[1:])
                 chunk = chunk[:1]
-            overlap = chunk and self.engine.works_apart and all(pipelinable(s) for _, s in chunk)
-            ticket = self.send(chunk) if overlap else None
+            ticket = self.send(chunk) if chunk and self.engine.works_apart else None
             if pending is not None:  # judge the previous chunk while the engine works on this one
                 done, pending = self.judge(pending[0], receive_chunk(self.engine, pending[1])), None
                 if not done:

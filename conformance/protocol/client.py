@@ -24,8 +24,8 @@ from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and
 )
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.process import EngineProcess, stdio_env  # noqa: F401 - stdio_env: public
-from baobei_conform.protocol.wire import Unbounded, decode
-from baobei_conform.sanitize import clean, clean_tail, clean_value
+from baobei_conform.protocol.wire import Unbounded, decode, plain
+from baobei_conform.sanitize import MAX_TEXT, clean, clean_tail, clean_value
 from baobei_conform.variants import reading_problems
 
 ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
@@ -132,8 +132,9 @@ class StdioEngine(Engine):
         self.broken = True
         return problem
 
-    def _receive(self, message: dict) -> dict:
-        """The reply to ``message``: checked for JSON, the echoed seq, ``ok`` and (validating) the schema."""
+    def _receive(self, message: dict) -> tuple[dict, bool]:
+        """The reply to ``message``: checked for JSON, the echoed seq, ``ok`` and (validating) the schema; and
+        whether its line is plain (no text in it needs cleaning)."""
         try:
             line = self._read_line(time.monotonic() + self.timeout)
         except TimeoutError:
@@ -167,7 +168,7 @@ class StdioEngine(Engine):
             said = reply["error"].get("message")  # the engine's own reason is kept for the skip report
             raise Unsupported(f"the engine does not support {message['cmd']!r}"
                               + (f": {clean(said, 500)}" if isinstance(said, str) and said else ""))
-        return reply
+        return reply, plain(line, MAX_TEXT)
 
     # --- requests ---
     def _prepare(self, message: dict) -> tuple[dict, bytes]:
@@ -183,9 +184,9 @@ class StdioEngine(Engine):
             self.start()
         message, data = self._prepare(message)
         self.process.write(data)
-        return self._receive(message)
+        return self._receive(message)[0]
 
-    def _result(self, message: dict, reply: dict):
+    def _result(self, message: dict, reply: dict, plain: bool = False):
         """What the runner gets from a reply: events or an error code for apply, the state, the view."""
         cmd = message["cmd"]
         if cmd == "new_game" and not reply["ok"] and isinstance((reply.get("error") or {}).get("code"), str):
@@ -203,7 +204,7 @@ class StdioEngine(Engine):
             if not isinstance(events, list):
                 raise self._problem(ProtocolError("the 'apply' reply's events are not a list", self.stderr(),
                                                   _dump(reply)))
-            return clean_value(events), None
+            return (events if plain else clean_value(events)), None
         if not reply["ok"]:
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
             raise self._problem(ProtocolError(
@@ -241,7 +242,7 @@ class StdioEngine(Engine):
                 results.append(message)
                 continue
             try:
-                results.append(self._result(message, self._receive(message)))
+                results.append(self._result(message, *self._receive(message)))
             except Unsupported as exc:
                 results.append(exc)
             except EngineProblem as exc:

@@ -40,9 +40,12 @@ def _player(value, name: str, players, optional: bool = True) -> None:
          + (" or null" if optional else ""))
 
 
-def _cards(value, name: str, catalog) -> list[str]:
-    need(isinstance(value, list) and all(isinstance(c, str) and c in catalog for c in value),
-         f"{name} must be a list of card ids of the catalog")
+def _cards(value, name: str, catalog: dict[str, str]) -> list[str]:
+    try:  # a set of the ids against the catalog's keys (strings): one C-speed test for the whole list
+        ok = isinstance(value, list) and catalog.keys() >= set(value)
+    except TypeError:  # an unhashable entry (a list, an object)
+        ok = False
+    need(ok, f"{name} must be a list of card ids of the catalog")
     return value
 
 

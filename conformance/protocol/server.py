@@ -6,6 +6,7 @@ protocol with an object that has the runner's engine methods.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -41,12 +42,17 @@ class Log:
             engine.apply(action)
 
 
+@functools.lru_cache(maxsize=4)
+def _species_of(cards: tuple[str, ...]) -> dict[str, str]:
+    """Card id -> species (the id less its copy number), built once per catalog, not for every setup."""
+    return {card: card.rsplit("-", 1)[0] for card in cards}
+
+
 def _setup(engine, request: dict, log: Log) -> dict:
     """Adopt a position after checking it is one (position.py, then the reference's own card count)."""
     state, params = request["state"], request.get("params")
     try:
-        check_position(state, {c: engine.catalog.species_of(c) for c in engine.catalog.cards},
-                       engine.params.min_players, engine.params.max_players)
+        check_position(state, _species_of(engine.catalog.cards), engine.params.min_players, engine.params.max_players)
         engine.setup(state, params)
     except (Malformed, RuleError) as exc:
         return {"ok": False, "error": {"code": "malformed_state", "message": str(exc)}}

@@ -21,6 +21,8 @@ def diff(expected: object, actual: object, path: str = "") -> list[str]:
 
     A key or index only one side has shows ``(missing)`` on the other side.
     """
+    if expected == actual and repr(expected) == repr(actual):  # the common case, at C speed: repr tells true from 1
+        return []
     if isinstance(expected, dict) and isinstance(actual, dict):
         keys = [*expected, *(k for k in actual if k not in expected)]
         pairs = [(f"{path}.{k}" if path else str(k), expected.get(k, MISSING), actual.get(k, MISSING),

@@ -1,9 +1,11 @@
 """Pipelining, in one place: the engine calls of several scenarios go out in one batch, answered later.
 
-A scenario whose calls do not depend on an answer (no shuffle named by species) can have all its
-calls planned up front; the harness sends a chunk of such scenarios at once and, while the engine
-works on them, judges the previous chunk. Each scenario is then judged on a ``Prefetched`` engine
-that hands back the answers already read.
+The first calls of every scenario are known before any answer (``first_calls``): all of them when
+the scenario has no shuffle named by species; up to its first shuffle otherwise (such a scenario is
+*open*: its later calls need the engine's answers, so it ends a chunk and nothing is sent after it
+until it is judged). The harness sends a chunk of scenarios at once and, while the engine works on
+them, judges the previous chunk. Each scenario is then judged on a ``Prefetched`` engine that hands
+back the answers already read.
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ import time
 from typing import Any
 
 from baobei_conform.engine_api import Call, Engine
-from baobei_conform.runner.run import plan_calls
+from baobei_conform.runner.run import first_calls
 from baobei_conform.scenario import Scenario
 from baobei_conform.variants import engine_readings, steps_for
 
 CHUNK = 6  # scenarios whose engine calls go out in one pipelined batch
 
 
-def pipelinable(scenario: Scenario) -> bool:
-    """One run of steps: its engine calls do not depend on an answer (no shuffle named by species)."""
-    return all(step["op"] != "shuffle" for step in scenario.steps)
+def is_open(scenario: Scenario) -> bool:
+    """Some of its engine calls depend on an answer (a shuffle named by species)."""
+    return any(step["op"] == "shuffle" for step in scenario.steps)
 
 
 class Prefetched(Engine):
@@ -49,7 +51,7 @@ class Prefetched(Engine):
 def send_chunk(scenarios: list[Scenario], engine: Engine) -> tuple[list[list[Call]], Any]:
     """Send the calls of several scenarios at once, without waiting; ``receive_chunk`` reads the answers."""
     readings = engine_readings(engine)
-    plans = [plan_calls(steps_for(s.steps, readings))[0] for s in scenarios]
+    plans = [first_calls(steps_for(s.steps, readings)) for s in scenarios]
     return plans, engine.send([call for plan in plans for call in plan])
 
 

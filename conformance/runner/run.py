@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from baobei_conform.engine_api import Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
+from baobei_conform.engine_api import Call, Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
 from baobei_conform.runner.checks import evaluate
 from baobei_conform.runner.diff import diff
 from baobei_conform.scenario import Scenario
@@ -66,27 +66,43 @@ def resolve_shuffle(order: list[str], state: dict) -> list[str]:
 def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
     """Execute steps; raise StepFailed (with ``.line``) at the first one that does not hold.
 
-    The engine calls of each run of steps are sent together (pipelined over the protocol); a
-    shuffle, which needs the engine's state to name its cards, ends a run. ``trace(step, events)``
+    The engine calls of each run of steps are sent together (pipelined over the protocol). A shuffle
+    needs the engine's state to name its cards: the run before it ends by fetching the state, and the
+    resolved shuffle opens the next run, so each shuffle costs one round trip. ``trace(step, events)``
     is called after each step (for ``explain``). Returns the last events. Steps ``under`` a reading
     run only when the engine follows it (conformance/variants.py).
     """
     steps = steps_for(steps, engine_readings(engine))
     events: list[dict] = []
-    start = 0
-    while start < len(steps):
-        end = next((i for i in range(start, len(steps)) if steps[i]["op"] == "shuffle"), len(steps))
-        events = _run_segment(steps[start:end], engine, events, trace)
-        if end < len(steps):
-            events = _run_segment([_resolved_shuffle(steps[end], engine)], engine, events, trace)
-        start = end + 1
+    head: list[dict] = []  # the resolved shuffle that opens the next run
+    for segment, shuffle in segments(steps):
+        events, state = _run_segment(head + segment, engine, events, trace, then_state=shuffle is not None)
+        head = [] if shuffle is None else [_resolved_shuffle(shuffle, state)]
     return events
 
 
-def _resolved_shuffle(step: dict, engine: Engine) -> dict:
+def segments(steps: list[dict]) -> list[tuple[list[dict], dict | None]]:
+    """The runs of steps between shuffles, each with the shuffle that ends it (None for the last)."""
+    out, run = [], []
+    for step in steps:
+        if step["op"] == "shuffle":
+            out.append((run, step))
+            run = []
+        else:
+            run.append(step)
+    return [*out, (run, None)]
+
+
+def first_calls(steps: list[dict]) -> list[Call]:
+    """The calls ``run_steps`` sends first: known before any answer, so they can be sent ahead."""
+    segment, shuffle = segments(steps)[0]
+    return plan_calls(segment)[0] + ([("state",)] if shuffle is not None else [])
+
+
+def _resolved_shuffle(step: dict, state: dict) -> dict:
     """A shuffle step named by species becomes an apply step with the engine's card ids."""
     try:
-        order = resolve_shuffle(step["order"], engine.state())
+        order = resolve_shuffle(step["order"], state)
     except StepFailed as exc:
         exc.line, exc.events = step["line"], []
         raise
@@ -130,9 +146,11 @@ def plan_calls(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
     return calls, where
 
 
-def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace) -> list[dict]:
+def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace,
+                 then_state: bool = False) -> tuple[list[dict], dict | None]:
+    """Judge a run of steps on one batch of calls; with ``then_state``, the batch ends by fetching the state."""
     calls, where = plan_calls(steps)
-    results = engine.batch(calls)
+    results = engine.batch(calls + [("state",)] if then_state else calls)
 
     def get(position: int):
         result = results[position]
@@ -149,7 +167,7 @@ def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace) -
             raise
         if trace:
             trace(step, events)
-    return events
+    return events, get(len(calls)) if then_state else None
 
 
 def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:

@@ -209,7 +209,7 @@ def test_crashing_engine_error_carries_stderr_and_run_goes_on(tmp_path, capsys):
     scenarios = write_scenarios(tmp_path / "s")
     junit = tmp_path / "crash.xml"
     start = time.monotonic()
-    code, doc = conform(tmp_path, scenarios, "--timeout", "1", "--junit", str(junit), engine=engine("crash"))
+    code, doc = conform(tmp_path, scenarios, "--timeout", "3", "--junit", str(junit), engine=engine("crash"))
     assert time.monotonic() - start < 15
     assert code == 1
     assert statuses(doc) == dict.fromkeys(PASSING, "error")  # every scenario got a result: restarted each time
@@ -258,11 +258,12 @@ def test_validate_reference_server_passes_in_parallel(tmp_path, passing):
 def test_engine_that_never_says_hello_does_not_start_and_is_not_left_running(tmp_path, passing, capsys):
     pid_file = tmp_path / "pid"
     start = time.monotonic()
-    code, doc = conform(tmp_path, passing, "--timeout", "0.5", engine=engine("slow_start", str(pid_file), "30"))
+    # 2 s: long enough for the engine to write its pid first, even on a busy machine
+    code, doc = conform(tmp_path, passing, "--timeout", "2", engine=engine("slow_start", str(pid_file), "30"))
     assert time.monotonic() - start < 10
     assert code == 1 and set(statuses(doc).values()) == {"error"} and len(doc["results"]) == len(PASSING)
-    assert doc["results"][0]["message"] == "the engine does not start: no answer to 'hello' within 0.5 s"
-    assert "the engine does not start: no answer to 'hello' within 0.5 s" in capsys.readouterr().err
+    assert doc["results"][0]["message"] == "the engine does not start: no answer to 'hello' within 2 s"
+    assert "the engine does not start: no answer to 'hello' within 2 s" in capsys.readouterr().err
     assert not alive(int(pid_file.read_text()))
 
 

@@ -1,0 +1,83 @@
+"""Pipelining: what is sent ahead, and how many round trips a scenario with shuffles costs.
+
+Over a pipe every round trip leaves one side idle, so the harness sends each scenario's first calls
+with its chunk, and a shuffle named by species costs one round trip (the state that names its cards
+ends the batch before it, the resolved shuffle opens the batch after it).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from baobei_conform.engine_api import Call, Engine
+from baobei_conform.harness import Run, Selection, load_suite, run_suite
+from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.runner.pipeline import CHUNK, is_open
+from baobei_conform.runner.run import first_calls, run_steps, segments
+from baobei_scenarios import SUITE_ROOT
+
+SHUFFLED = SUITE_ROOT / "6-powers" / "cards-the-game-holds-66-cards.yaml"
+
+
+class Counting(Engine):
+    """The reference in process, recording each batch of calls it is sent."""
+
+    def __init__(self, works_apart: bool = False):
+        self.inner = ReferenceEngine()
+        self.name, self.capabilities, self.info = "counting", self.inner.capabilities, self.inner.info
+        self.works_apart = works_apart
+        self.batches: list[list[Call]] = []
+
+    def send(self, calls: list[Call]) -> list:
+        self.batches.append(list(calls))
+        return self.inner.send(calls)
+
+    def collect(self, ticket: list) -> list:
+        return ticket
+
+    def stop(self) -> None:
+        pass
+
+
+def suite():
+    return load_suite([SUITE_ROOT], Selection())[0]
+
+
+def test_a_shuffle_costs_one_round_trip_and_the_first_batch_is_known_ahead():
+    [scenario] = load_suite([SHUFFLED], Selection())[0]
+    shuffles = sum(step["op"] == "shuffle" for step in scenario.steps)
+    assert shuffles == 1 and is_open(scenario)
+    engine = Counting()
+    run_steps(scenario.steps, engine)
+    assert len(engine.batches) == shuffles + 1  # not a state call and an apply of its own per shuffle
+    assert engine.batches[0] == first_calls(scenario.steps) and engine.batches[0][-1] == ("state",)
+    assert engine.batches[1][0][0] == "apply" and engine.batches[1][0][1]["type"] == "shuffle"
+
+
+def test_segments_split_at_each_shuffle_and_keep_every_other_step():
+    steps = [{"op": "setup"}, {"op": "shuffle", "n": 1}, {"op": "apply"}, {"op": "shuffle", "n": 2}]
+    assert segments(steps) == [([{"op": "setup"}], {"op": "shuffle", "n": 1}),
+                               ([{"op": "apply"}], {"op": "shuffle", "n": 2}), ([], None)]
+    assert first_calls([{"op": "new_game", "players": 3}]) == [("new_game", 3)]
+
+
+def test_chunks_end_at_an_open_scenario():
+    scenarios = suite()
+    run = Run(scenarios, {}, None, None, threading.Event(), 0)
+    taken = []
+    while chunk := run.take(CHUNK):
+        assert len(chunk) <= CHUNK and not any(is_open(s) for _, s in chunk[:-1])
+        taken += [i for i, _ in chunk]
+    assert taken == list(range(len(scenarios)))
+
+
+def test_pipelined_run_of_the_whole_suite_passes_and_sends_each_scenario_ahead_once():
+    """Every scenario's first calls go out with its chunk; an open scenario's later calls follow it alone."""
+    scenarios = suite()
+    engine = Counting(works_apart=True)
+    outcomes, complete = run_suite(scenarios, lambda: engine)
+    assert complete and {o.status for o in outcomes} == {"pass"}
+    opened = sum(is_open(s) for s in scenarios)
+    shuffles = sum(step["op"] == "shuffle" for s in scenarios for step in s.steps)
+    chunks = len(engine.batches) - shuffles  # the other batches: one per shuffle
+    assert opened < chunks <= len(scenarios) // 2  # several scenarios a batch, never one a shuffle

@@ -1,0 +1,53 @@
+"""Reading reply lines: the fast tests that let ordinary replies skip the slow paths must never let a
+hostile one through (a long number, a huge exponent, a non-finite constant, a character to clean)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from baobei_conform.protocol.wire import MAX_DEPTH, MAX_DIGITS, Unbounded, decode, plain
+from baobei_conform.sanitize import MAX_TEXT, clean_value
+
+ORDINARY = json.dumps({"seq": 3, "ok": True, "events": [{"kind": "drew", "player": 1, "card": "owl-3",
+                                                          "clause": "2.6.2", "score": -12, "value": 1.5}]})
+
+
+@pytest.mark.parametrize("text", [
+    "1" * (MAX_DIGITS + 1), "-" + "9" * 500, "1." + "0" * (2 * MAX_DIGITS), "1e999", "1E+999",
+    "NaN", "Infinity", "-Infinity",
+])
+def test_every_unbounded_number_is_refused_wherever_it_stands(text):
+    for line in (text, f'{{"seq":1,"x":[0,{text}]}}', f'{{"seq":1,"ok":true,"events":[{{"v":{text}}}]}}'):
+        with pytest.raises(Unbounded):
+            decode(line.encode())
+
+
+def test_bounded_numbers_and_lookalikes_in_text_decode_as_json():
+    assert decode(ORDINARY.encode()) == json.loads(ORDINARY)
+    lookalike = json.dumps({"card": "e000-1", "note": "0" * 100, "nan": "NaN is text here"})
+    assert decode(lookalike.encode()) == json.loads(lookalike)  # strings: parsed slowly, still accepted
+    assert decode(("1" * MAX_DIGITS).encode()) == int("1" * MAX_DIGITS)
+
+
+def test_nesting_beyond_the_bound_is_refused():
+    with pytest.raises(Unbounded):
+        decode(("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)).encode())
+
+
+@pytest.mark.parametrize("text", [
+    "\x1b[31mred", "nul\x00", "bell\x07", "back\bspace", "form\ffeed", "cr\r", "del\x7f", "c1\x85",
+    "bidi\u202eevil", "mark\u200f", "isolate\u2066", "\ufffe", "caf\u00e9",
+])
+def test_a_line_with_anything_to_clean_is_not_plain(text):
+    for ensure_ascii in (True, False):
+        line = json.dumps({"seq": 1, "ok": True, "events": [{"kind": text}]}, ensure_ascii=ensure_ascii)
+        assert not plain(line.encode(), MAX_TEXT), line
+        assert clean_value(json.loads(line)) != json.loads(line) or text == "caf\u00e9"
+
+
+def test_ordinary_lines_are_plain_and_long_ones_are_not():
+    assert plain(ORDINARY.encode(), MAX_TEXT)
+    assert plain(json.dumps({"t": 'quote " slash / back \\ tab \t nl \n'}).encode(), MAX_TEXT)
+    assert not plain(json.dumps({"kind": "x" * MAX_TEXT}).encode(), MAX_TEXT)
