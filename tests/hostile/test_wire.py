@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from baobei_conform.protocol.wire import MAX_DEPTH, MAX_DIGITS, Unbounded, decode, plain
+from baobei_conform.protocol.wire import MAX_DEPTH, MAX_DIGITS, Unbounded, decode, depth, plain
 from baobei_conform.sanitize import MAX_TEXT, clean_value
 
 ORDINARY = json.dumps({"seq": 3, "ok": True, "events": [{"kind": "drew", "player": 1, "card": "owl-3",
@@ -51,3 +53,31 @@ def test_ordinary_lines_are_plain_and_long_ones_are_not():
     assert plain(ORDINARY.encode(), MAX_TEXT)
     assert plain(json.dumps({"t": 'quote " slash / back \\ tab \t nl \n'}).encode(), MAX_TEXT)
     assert not plain(json.dumps({"kind": "x" * MAX_TEXT}).encode(), MAX_TEXT)
+
+
+def nesting(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(nesting, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(nesting, value), default=0)
+    return 0
+
+
+TRICKY_TEXT = st.text(alphabet='[]{}"\\\\/ a\u00e9\n', max_size=8)
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | TRICKY_TEXT,
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY_TEXT, inner, max_size=3),
+                           max_leaves=40)
+
+
+@given(JSON_VALUES, st.booleans())
+def test_depth_read_from_the_text_is_the_nesting_of_the_value(value, ensure_ascii):
+    line = json.dumps(value, ensure_ascii=ensure_ascii).encode()
+    assert depth(line) == min(nesting(value), MAX_DEPTH + 1)
+
+
+def test_brackets_in_strings_hide_no_nesting():
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    for prefix in ('"]]]]]]]]",', '"\\\\\\"]]]]",', '{"k]]]]": 1},'):
+        with pytest.raises(Unbounded):
+            decode(f"[{prefix}{deep}]".encode())
+    assert decode(('["' + "[" * 200 + '"]').encode()) == ["[" * 200]
