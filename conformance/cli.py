@@ -6,6 +6,7 @@
     baobei-conform python:pkg.mod:factory   # an in-process Python engine
     baobei-conform -- node engine.js        # any command line
     baobei-conform spec | lint | explain    # the spec summary, scenario checks, a step-by-step run
+    baobei-conform compile --out DIR        # every scenario's compiled steps as JSON files
     baobei-conform smoke | merge | report   # is it wired up? shards into one run; the HTML report
     baobei-conform rulings [--json]         # each ruling's readings and what each alternative changes
     pytest --baobei-engine ./my_engine      # the scenarios as items of your own pytest run
@@ -31,21 +32,23 @@ from baobei_conform.expectations import ExpectationsError, load_expectations, un
 from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
 from baobei_conform.fuzz.command import run as fuzz_run
 from baobei_conform.harness import BREAKER, Selection, load_suite, run_suite
+from baobei_conform.options import default_suite, positive
 from baobei_conform.outputs import ResultStream, unwritable_file, unwritable_folder
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
+from baobei_conform.publish import add_parser as compile_parser
 from baobei_conform.results import exit_status, results_document, write_json, write_junit
 from baobei_conform.rulings import add_parser as rulings_parser
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.scenario import load_scenario, scenario_files
-from baobei_conform.tools import add_tools, default_suite, positive, write_run_report
+from baobei_conform.tools import add_tools, write_run_report
 from baobei_conform.variants import engine_readings
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "merge", "smoke", "rulings")
+SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings")
 DEFAULT_REPORT_DIR = "baobei-report"
 EXIT_CODES = """exit codes:
   0    every scenario ran and gave its expected result
@@ -123,6 +126,7 @@ def sub_parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="validate scenario files without running them")
     lint.add_argument("paths", nargs="*", help="files or folders (default: the installed suite)")
     lint.set_defaults(func=_lint_command)
+    compile_parser(sub)
     expl = sub.add_parser("explain", help="one scenario step by step: on the reference with the rules, or on an "
                                           "engine and the reference side by side")
     expl.add_argument("scenario", help="a scenario file, or the id of an installed scenario")
