@@ -16,28 +16,27 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime
 import json
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 
 from baobei_conform import __version__
+from baobei_conform.conform import RunRecord, run_conformance
 from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
 from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
 from baobei_conform.fuzz.command import run as fuzz_run
-from baobei_conform.harness import BREAKER, Selection, load_suite, run_suite
+from baobei_conform.harness import BREAKER, Selection, load_suite
 from baobei_conform.options import default_suite, positive
 from baobei_conform.outputs import ResultStream, unwritable_file, unwritable_folder
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.publish import add_parser as compile_parser
-from baobei_conform.results import exit_status, results_document, write_json, write_junit
+from baobei_conform.results import exit_status, write_json, write_junit
 from baobei_conform.rulings import add_parser as rulings_parser
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
@@ -266,24 +265,10 @@ def _run_command(argv: list[str]) -> int:
             print(exc, file=sys.stderr)
         return 2
     spec = default_spec()
-    started = datetime.datetime.now(datetime.UTC)
-    clock = time.perf_counter()
     engine_info: dict = {"command": described}
-    interrupted = threading.Event()
-
-    def document_of(outcomes: list, complete: bool) -> dict:
-        ran = {o.scenario for o in outcomes}
-        return results_document(
-            [s for s in scenarios if s.id in ran], outcomes, engine_info,
-            {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
-             "complete": complete, "interrupted": interrupted.is_set(), "selected": len(scenarios),
-             "ran": len(ran), "broken_files": len(broken), "argv": given, "shard": args.shard, "jobs": args.jobs},
-            broken,
-        )
-
-    order = {s.id: i for i, s in enumerate(scenarios)}
-    stream = ResultStream(lambda done: _write_results(
-        args, document_of(sorted(done, key=lambda o: order[o.scenario]), False)))
+    record = RunRecord(scenarios, engine_info, {"argv": given, "shard": args.shard, "jobs": args.jobs}, broken)
+    interrupted = record.interrupted
+    stream = ResultStream(lambda done: _write_results(args, record.document(done, False)))
     console = Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang)
 
     def report(scenario, outcome) -> None:
@@ -309,10 +294,8 @@ def _run_command(argv: list[str]) -> int:
     console.header(engine_info, paths, len(scenarios), args.jobs, len(broken))
     stream.flush()  # the previous run's results never stay as if current
     with _sigint_seen(interrupted):
-        outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
-                                       expected=expected, report=report, stop=threading.Event(),
-                                       breaker=args.breaker)
-    document = document_of(outcomes, complete)
+        document = run_conformance(record, engine_source, jobs=args.jobs, max_fail=args.max_fail, expected=expected,
+                                   report=report, stop=threading.Event(), breaker=args.breaker)
     console.finish(document, broken, interrupted.is_set())
     _write_results(args, document)
     if not args.no_report:

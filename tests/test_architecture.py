@@ -185,6 +185,21 @@ def test_only_the_listed_modules_run_the_reference():
     assert not stale, f"listed as running the reference but no longer importing it: {stale}"
 
 
+def test_one_run_function_makes_the_results_documents():
+    """The command line, the report's reference run and the benchmarks all go through conform.run_conformance."""
+    def calls(module: str, name: str) -> bool:
+        tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+        return any(isinstance(n, ast.Call) and name in (getattr(n.func, "id", None), getattr(n.func, "attr", None))
+                   for n in ast.walk(tree))
+
+    judge = [m for m in modules() if m.startswith(JUDGE + ".")]
+    assert [m for m in judge if calls(m, "results_document")] == ["baobei_conform.conform"]
+    assert sorted(m for m in judge if calls(m, "run_suite")) == ["baobei_conform.conform", "baobei_conform.rulings"]
+    for user in ("baobei_conform.cli", "baobei_conform.report.model"):
+        assert calls(user, "run_conformance"), user
+    assert "run_conformance" in (REPO / "bench" / "run.py").read_text(encoding="utf-8")
+
+
 def test_the_walk_finds_a_cycle_and_a_chain():
     """The checks above would pass vacuously if the walk missed imports: it must see these."""
     assert cycles({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}) == [["a", "b", "c"]]
