@@ -6,7 +6,8 @@ scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading
 (YAML, metadata checks, parse, compile to steps).
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
-(stdio_start_s: starting it and the handshake); each the fastest of five runs.
+(stdio_start_s: starting it and the handshake); each the fastest of five runs of ``run_conformance``
+(the results document included).
 hostile_peak_mb: the peak memory (MB) of a harness process running one scenario on an engine that answers it
 with a 200 MB line (the harness gives up at its 16 MiB line limit; must stay below 300).
 mutants / mutants_killed: mutation testing (``tools/mutate.py``): every mutant against the whole suite in
@@ -89,8 +90,9 @@ def _kept(engine):
 
 def bench_suite() -> dict:
     """The whole scenario suite on the reference: in process, and over the protocol (one worker each)."""
+    from baobei_conform.conform import RunRecord, run_conformance
     from baobei_conform.engines import engine_factory
-    from baobei_conform.harness import Selection, load_suite, run_suite
+    from baobei_conform.harness import Selection, load_suite
 
     scenarios, _ = load_suite([ROOT / "scenarios"], Selection())
     figures = {}
@@ -104,9 +106,9 @@ def bench_suite() -> dict:
         runs = []
         for _ in range(REPEATS):  # the fastest of several runs: single runs of ~20 ms are noisy
             start = time.perf_counter()
-            outcomes, _ = run_suite(scenarios, lambda engine=engine: _kept(engine))
+            document = run_conformance(RunRecord(scenarios, {"command": key}), lambda engine=engine: _kept(engine))
             runs.append(time.perf_counter() - start)
-            assert all(o.status == "pass" for o in outcomes), key
+            assert document["summary"]["passed"] == len(scenarios), key
         engine.stop()
         figures[key] = round(min(runs), 4)
     figures["stdio_over_inproc"] = round(figures["suite_stdio_s"] / figures["suite_inproc_s"], 2)

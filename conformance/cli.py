@@ -6,6 +6,7 @@
     baobei-conform python:pkg.mod:factory   # an in-process Python engine
     baobei-conform -- node engine.js        # any command line
     baobei-conform spec | lint | explain    # the spec summary, scenario checks, a step-by-step run
+    baobei-conform compile --out DIR        # every scenario's compiled steps as JSON files
     baobei-conform smoke | merge | report   # is it wired up? shards into one run; the HTML report
     baobei-conform rulings [--json]         # each ruling's readings and what each alternative changes
     pytest --baobei-engine ./my_engine      # the scenarios as items of your own pytest run
@@ -15,15 +16,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime
 import json
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 
 from baobei_conform import __version__
+from baobei_conform.conform import RunRecord, run_conformance
 from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engine_api import EngineProblem, EngineUnstartable
@@ -31,23 +31,25 @@ from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
 from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
 from baobei_conform.fuzz.command import run as fuzz_run
-from baobei_conform.harness import BREAKER, Selection, load_suite, run_suite
+from baobei_conform.harness import BREAKER, Selection, load_suite
+from baobei_conform.options import default_suite, positive
 from baobei_conform.outputs import ResultStream, unwritable_file, unwritable_folder
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
-from baobei_conform.results import exit_status, results_document, write_json, write_junit
+from baobei_conform.publish import add_parser as compile_parser
+from baobei_conform.results import exit_status, write_json, write_junit
 from baobei_conform.rulings import add_parser as rulings_parser
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.runner.run import problem_outcome
 from baobei_conform.scenario import load_scenario, scenario_files
-from baobei_conform.tools import add_tools, default_suite, positive, write_run_report
+from baobei_conform.tools import add_tools, write_run_report
 from baobei_conform.variants import engine_readings
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "explain", "fuzz", "merge", "smoke", "rulings")
+SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings")
 DEFAULT_REPORT_DIR = "baobei-report"
 EXIT_CODES = """exit codes:
   0    every scenario ran and gave its expected result
@@ -126,6 +128,7 @@ def sub_parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="validate scenario files without running them")
     lint.add_argument("paths", nargs="*", help="files or folders (default: the installed suite)")
     lint.set_defaults(func=_lint_command)
+    compile_parser(sub)
     expl = sub.add_parser("explain", help="one scenario step by step: on the reference with the rules, or on an "
                                           "engine and the reference side by side")
     expl.add_argument("scenario", help="a scenario file, or the id of an installed scenario")
@@ -265,24 +268,10 @@ def _run_command(argv: list[str]) -> int:
             print(exc, file=sys.stderr)
         return 2
     spec = default_spec()
-    started = datetime.datetime.now(datetime.UTC)
-    clock = time.perf_counter()
     engine_info: dict = {"command": described}
-    interrupted = threading.Event()
-
-    def document_of(outcomes: list, complete: bool) -> dict:
-        ran = {o.scenario for o in outcomes}
-        return results_document(
-            [s for s in scenarios if s.id in ran], outcomes, engine_info,
-            {"started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
-             "complete": complete, "interrupted": interrupted.is_set(), "selected": len(scenarios),
-             "ran": len(ran), "broken_files": len(broken), "argv": given, "shard": args.shard, "jobs": args.jobs},
-            broken,
-        )
-
-    order = {s.id: i for i, s in enumerate(scenarios)}
-    stream = ResultStream(lambda done: _write_results(
-        args, document_of(sorted(done, key=lambda o: order[o.scenario]), False)))
+    record = RunRecord(scenarios, engine_info, {"argv": given, "shard": args.shard, "jobs": args.jobs}, broken)
+    interrupted = record.interrupted
+    stream = ResultStream(lambda done: _write_results(args, record.document(done, False)))
     console = Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang)
 
     def report(scenario, outcome) -> None:
@@ -304,7 +293,7 @@ def _run_command(argv: list[str]) -> int:
         # It ran and failed its handshake: the engine's fault, so every selected scenario is an error on
         # record (JSON, JUnit, report), not a run that silently produced nothing.
         exc.message = f"the engine does not start: {exc.message}"
-        document = document_of([problem_outcome(s, exc) for s in scenarios], True)
+        document = record.document([problem_outcome(s, exc) for s in scenarios], True)
         console.finish(document, broken, False)
         _write_results(args, document)
         if not args.no_report:
@@ -321,10 +310,8 @@ def _run_command(argv: list[str]) -> int:
     console.header(engine_info, paths, len(scenarios), args.jobs, len(broken))
     stream.flush()  # the previous run's results never stay as if current
     with _sigint_seen(interrupted):
-        outcomes, complete = run_suite(scenarios, engine_source, jobs=args.jobs, max_fail=args.max_fail,
-                                       expected=expected, report=report, stop=threading.Event(),
-                                       breaker=args.breaker)
-    document = document_of(outcomes, complete)
+        document = run_conformance(record, engine_source, jobs=args.jobs, max_fail=args.max_fail, expected=expected,
+                                   report=report, stop=threading.Event(), breaker=args.breaker)
     console.finish(document, broken, interrupted.is_set())
     _write_results(args, document)
     if not args.no_report:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-Call = tuple  # ("setup", state, params) | ("new_game", players) | ("apply", action) | ("state",) | ("view", player)
-CALLS = ("setup", "new_game", "apply", "state", "view")
+Call = tuple  # ("setup", state, params) | ("apply", action) | ("view", player) | ...: commands.CALLS, their fields
 
 
 class EngineProblem(Exception):
@@ -93,6 +92,9 @@ class Engine(ABC):
 
     def view(self, player: int) -> dict:
         return self._one(("view", player))
+
+    def legal_actions(self) -> list[dict]:
+        return self._one(("legal_actions",))
 
 
 def run_calls(rules: Any, calls: list[Call]) -> list:

@@ -18,8 +18,8 @@ import random
 import statistics
 import sys
 
-from baobei_conform.fuzz import observable
 from baobei_conform.harness import Selection, load_suite, run_suite
+from baobei_conform.runner.diff import observable
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.scenario import Scenario
 from baobei_ref import Game, RuleError

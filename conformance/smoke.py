@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.fuzz import first_difference, observable
+from baobei_conform.runner.diff import first_difference, observable
 from baobei_conform.runner.engine import Engine, ReferenceEngine
 
 TABLE = """\

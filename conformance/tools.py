@@ -4,36 +4,15 @@ result and one report) and ``smoke`` (is an engine wired up at all, in about a s
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
 
 from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.merge import MergeError, merge
+from baobei_conform.options import default_suite, positive
 from baobei_conform.outputs import unwritable_file, unwritable_folder
 from baobei_conform.results import exit_status, incomplete, render_summary, write_json, write_junit
-from baobei_scenarios import SUITE_ROOT
-
-
-def positive(kind: type, least: float):
-    """An argparse type refusing values below ``least``, or zero when ``least`` is 0 (``-j 0`` runs nothing)."""
-    def check(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < least or (least == 0 and value == 0):
-            raise argparse.ArgumentTypeError(f"{text} is out of range: must be {'above' if least == 0 else 'at least'} "
-                                             f"{least}")
-        return value
-    return check
-
-
-def default_suite() -> list[str]:
-    """The installed scenarios, shown relative to the current folder when they are under it (a checkout)."""
-    relative = os.path.relpath(SUITE_ROOT)
-    return [relative if not relative.startswith("..") else str(SUITE_ROOT)]
 
 
 def write_run_report(out: str, document: dict, scenarios_dir: str, results_file: str | None) -> None:

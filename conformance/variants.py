@@ -8,13 +8,21 @@ steps when the scenario has them; otherwise it is reported ``variant``, never ``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from baobei_conform.scenario import Scenario
 from baobei_spec import default_spec
 
-if TYPE_CHECKING:  # the runner imports this module
-    from baobei_conform.runner.run import Outcome
+
+class Judged(Protocol):
+    """What a reading's judgement reads and rewrites of an outcome (the runner's Outcome; the runner imports
+    this module, so it is named by shape here)."""
+
+    status: str
+    message: str
+
+
+Outcome = TypeVar("Outcome", bound=Judged)
 
 
 def engine_readings(engine) -> dict[str, str]:

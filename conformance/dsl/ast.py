@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baobei_ref.actions import Action
+Action = dict  # an action in its wire form (docs/protocol.md), built by dsl/actions.py
 
 
 @dataclass(frozen=True)
 class Setup:
-    """An exact table: zones by species, deck, discard, and the rest of ``baobei_ref.setup.position``."""
+    """An exact table: zones by species, deck, discard, ... (the options of ``dsl.position.setup_state``)."""
 
     line: int
     options: dict = field(default_factory=dict)

@@ -13,8 +13,7 @@ from __future__ import annotations
 from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.overrides import rule_overrides
-from baobei_ref.errors import RuleError
-from baobei_ref.setup import position
+from baobei_conform.dsl.position import ImpossibleSetup, setup_state
 
 
 def _setup_step(stmt: Setup) -> dict:
@@ -22,15 +21,11 @@ def _setup_step(stmt: Setup) -> dict:
     threshold = options.pop("threshold", None)
     overrides = rule_overrides(options.pop("values", {}), options.pop("rules", {}), len(options.get("zones") or {}))
     zones = options.get("zones") or {}
-    if "scores" in options:
-        options["scores"] = dict(enumerate(options["scores"]))
     try:
-        game = position(**options)
-    except RuleError as exc:
-        raise ScenarioError(f"impossible setup: {exc.message}", line=stmt.line, column=1) from None
-    except TypeError as exc:
+        state = setup_state(options)
+    except ImpossibleSetup as exc:
         raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
-    step = {"op": "setup", "line": stmt.line, "state": game.to_json()}
+    step = {"op": "setup", "line": stmt.line, "state": state}
     if threshold is not None:
         overrides["threshold"] = {str(len(zones)): threshold}
     if overrides:
@@ -51,9 +46,9 @@ def _steps(statements: list[Statement]) -> list[dict]:
         elif isinstance(stmt, Act) and isinstance(stmt.action, ShuffleSpecies):
             steps.append({"op": "shuffle", "line": stmt.line, "order": list(stmt.action.order)})
         elif isinstance(stmt, Act):
-            steps.append({"op": "apply", "line": stmt.line, "action": stmt.action.to_json()})
+            steps.append({"op": "apply", "line": stmt.line, "action": stmt.action})
         elif isinstance(stmt, Reject):
-            steps.append({"op": "reject", "line": stmt.line, "code": stmt.code, "action": stmt.action.to_json()})
+            steps.append({"op": "reject", "line": stmt.line, "code": stmt.code, "action": stmt.action})
         elif isinstance(stmt, Expect):
             steps.append({"op": "expect", "line": stmt.line, "check": {"what": stmt.check.what, **stmt.check.args}})
     return steps

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from lark import Lark, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
+from baobei_conform.dsl.actions import action, claims
 from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.names import name_problems
-from baobei_ref import actions as A
 from baobei_spec import Spec, default_spec
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -33,7 +33,7 @@ def _target(token) -> tuple[int, int]:
 
 @v_args(meta=True)
 class ToAst(Transformer):
-    """Tree -> typed AST. Setup items become options of ``baobei_ref.setup.position``."""
+    """Tree -> typed AST. Setup items become options of ``dsl.position.setup_state``; actions their wire form."""
 
     def start(self, meta, stmts) -> list[Statement]:
         return list(stmts)
@@ -127,55 +127,55 @@ class ToAst(Transformer):
         return Reject(meta.line, str(c[0]), c[1])
 
     def draw(self, meta, c):
-        return A.Draw(_player(c[0]))
+        return action("draw", _player(c[0]))
 
     def take(self, meta, c):
-        return A.TakeDiscard(_player(c[0]), int(c[1]))
+        return action("take_discard", _player(c[0]), int(c[1]))
 
     def keep(self, meta, c):
-        return A.Keep(_player(c[0]), int(c[1]))
+        return action("keep", _player(c[0]), int(c[1]))
 
     def discard_drawn(self, meta, c):
-        return A.Discard(_player(c[0]))
+        return action("discard", _player(c[0]))
 
     def claim(self, meta, c):
-        return A.Pluck(_player(c[0]), tuple(_target(t) for t in c[1:]))
+        return action("pluck", _player(c[0]), tuple(_target(t) for t in c[1:]))
 
     def pluck(self, meta, c):
         return c[0]
 
     def simultaneous(self, meta, c):
-        return A.SimultaneousPlucks(tuple(c))
+        return claims(c)
 
     def close(self, meta, c):
-        return A.CloseWindow()
+        return action("close_window")
 
     def gift(self, meta, c):
-        return A.Gift(_player(c[0]), int(c[1]))
+        return action("gift", _player(c[0]), int(c[1]))
 
     def place(self, meta, c):
-        return A.Place(_player(c[0]), int(c[1]))
+        return action("place", _player(c[0]), int(c[1]))
 
     def peek(self, meta, c):
-        return A.PeekAt(_player(c[0]), _target(c[1]))
+        return action("peek_at", _player(c[0]), _target(c[1]))
 
     def show(self, meta, c):
-        return A.ShowCard(_player(c[0]), _target(c[1]))
+        return action("show_card", _player(c[0]), _target(c[1]))
 
     def blind_swap(self, meta, c):
-        return A.BlindSwap(_player(c[0]), _target(c[1]), _target(c[2]))
+        return action("blind_swap", _player(c[0]), _target(c[1]), _target(c[2]))
 
     def macaw_look(self, meta, c):
-        return A.MacawLook(_player(c[0]), _target(c[1]), _target(c[2]))
+        return action("macaw_look", _player(c[0]), _target(c[1]), _target(c[2]))
 
     def macaw_swap(self, meta, c):
-        return A.MacawSwap(_player(c[0]), True)
+        return action("macaw_swap", _player(c[0]), True)
 
     def macaw_leave(self, meta, c):
-        return A.MacawSwap(_player(c[0]), False)
+        return action("macaw_swap", _player(c[0]), False)
 
     def toco(self, meta, c):
-        return A.TocoAdd(_player(c[0]), _player(c[1]))
+        return action("toco_add", _player(c[0]), _player(c[1]))
 
     def replacement(self, meta, c):
         return _target(c[0]), int(c[1]) - 1  # "with drawn 1" is the first drawn card
@@ -188,22 +188,22 @@ class ToAst(Transformer):
                 own = (index, slot)
             else:
                 rival = (index, owner, slot)
-        return A.ShoebillReplace(player, own, rival)
+        return action("shoebill_replace", player, own, rival)
 
     def shoebill_nothing(self, meta, c):
-        return A.ShoebillReplace(_player(c[0]), None, None)
+        return action("shoebill_replace", _player(c[0]), None, None)
 
     def call_bao(self, meta, c):
-        return A.CallBao(_player(c[0]))
+        return action("call_bao", _player(c[0]))
 
     def end_turn(self, meta, c):
-        return A.EndTurn(_player(c[0]))
+        return action("end_turn", _player(c[0]))
 
     def initial_peek(self, meta, c):
-        return A.InitialPeek(_player(c[0]), (int(c[1]), int(c[2])))
+        return action("initial_peek", _player(c[0]), (int(c[1]), int(c[2])))
 
     def first_player(self, meta, c):
-        return A.ChooseFirstPlayer(_player(c[0]))
+        return action("choose_first_player", _player(c[0]))
 
     def shuffle(self, meta, c):
         return ShuffleSpecies(tuple(str(s) for s in c))
@@ -324,11 +324,11 @@ class ToAst(Transformer):
         return _legal(meta, c[0], False)
 
 
-def _legal(meta, action, listed: bool) -> Check:
-    if isinstance(action, ShuffleSpecies):
+def _legal(meta, act, listed: bool) -> Check:
+    if isinstance(act, ShuffleSpecies):
         raise ScenarioError("a shuffle names cards by species: its legality cannot be checked", line=meta.line,
                             column=meta.column)
-    return Check("legal", {"action": action.to_json(), "listed": listed})
+    return Check("legal", {"action": act, "listed": listed})
 
 
 _DESCRIBED = {"_NL": "end of line", "TARGET": "a slot like p1.3", "PLAYER": "a player like p1",

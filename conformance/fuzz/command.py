@@ -19,7 +19,7 @@ from baobei_conform.fuzz.reproduce import Reproducer, reproduce
 from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult, search
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Trial
-from baobei_conform.tools import positive
+from baobei_conform.options import positive
 from baobei_spec import default_spec
 
 

@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-# How the reference schedules the rest of an action is its own business: engines are compared on
-# everything else a canonical state says (the table, what each player knows, the pending decision).
-INTERNAL = ("agenda", "shield_touched")
 CHANCE = ("deal", "recycle", "first_player")
 
 
@@ -21,25 +18,6 @@ class Problem:
     check: str  # state | events | view | legal_actions | refused | probe | cards | setup | determinism
     message: str
     expect: list[str] = field(default_factory=list)  # DSL expect lines stating the reference's answer
-
-
-def observable(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k not in INTERNAL}
-
-
-def first_difference(a, b, path: str = "") -> str:
-    """Where two JSON values first differ, as a readable path."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            if key not in a or key not in b:
-                return f"{path}.{key}: only in the {'reference' if key in a else 'engine'}"
-            if a[key] != b[key]:
-                return first_difference(a[key], b[key], f"{path}.{key}")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                return first_difference(x, y, f"{path}[{i}]")
-    return f"{path or 'state'}: reference {a!r}, engine {b!r}"
 
 
 def _species(card) -> str | None:

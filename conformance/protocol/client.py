@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 
+from baobei_conform.commands import COMMANDS, request
 from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and docs import them from here
     Call,
     Engine,
@@ -73,7 +74,7 @@ class StdioEngine(Engine):
         self.at = 0  # where the next line starts in the buffer
         self.scanned = 0  # how far the buffer is known to hold no newline
         try:
-            reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION, "params": self.params})
+            reply = self.request(request(("hello", PROTOCOL_VERSION, self.params)))
             self.info, self.capabilities = _hello(reply)
             self.readings = reply.get("readings") or {}  # rulings read otherwise (conformance/variants.py)
             bad = reading_problems(self.readings)
@@ -210,7 +211,7 @@ class StdioEngine(Engine):
             raise self._problem(ProtocolError(
                 clean(f"{cmd!r} failed: {error.get('code')}: {error.get('message', '')}"), self.stderr(),
                 _dump(reply)))
-        field = {"state": "state", "view": "view", "legal_actions": "actions"}.get(cmd)
+        field = COMMANDS[cmd].result
         if field is None:
             return None
         if field not in reply:
@@ -225,10 +226,11 @@ class StdioEngine(Engine):
             self.start()
         messages, chunks = [], []
         for call in calls:
-            if call[0] == "view" and "views" not in self.capabilities:
-                messages.append(Unsupported("the engine does not offer views"))
+            needed = COMMANDS[call[0]].capability
+            if needed and needed not in self.capabilities:
+                messages.append(Unsupported(f"the engine does not offer {needed}"))
                 continue
-            message, data = self._prepare(_message(call))
+            message, data = self._prepare(request(call))
             messages.append(message)
             chunks.append(data)
         self.process.write(b"".join(chunks))
@@ -267,9 +269,6 @@ def _hello(reply: dict) -> tuple[dict, set[str]]:
         raise ProtocolError("the hello reply's 'capabilities' must be a list of strings", raw=_dump(reply))
     return {clean(k, 100): clean(v, 200) for k, v in engine.items()}, {clean(c, 100) for c in capabilities}
 
-    def legal_actions(self) -> list[dict]:
-        return self._one(("legal_actions",))
-
 
 def _text(line: bytes) -> str:
     """A raw output line as text, for error reports (cut and made safe: it goes into every output)."""
@@ -278,17 +277,3 @@ def _text(line: bytes) -> str:
 
 def _dump(reply: dict) -> str:
     return clean(json.dumps(clean_value(reply), ensure_ascii=False))
-
-
-def _message(call: Call) -> dict:
-    """The request for a runner call."""
-    kind, *args = call
-    if kind == "setup":
-        return {"cmd": "setup", "state": args[0], "params": args[1]}
-    if kind == "new_game":
-        return {"cmd": "new_game", "players": args[0]}
-    if kind == "apply":
-        return {"cmd": "apply", "action": args[0]}
-    if kind == "view":
-        return {"cmd": "view", "player": args[0]}
-    return {"cmd": kind}

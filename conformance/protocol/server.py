@@ -1,7 +1,8 @@
 """``baobei-ref serve``: the reference interpreter as a protocol engine on stdin/stdout.
 
 Any engine can be wrapped the same way: ``serve(engine_factory)`` answers every command of the
-protocol with an object that has the runner's engine methods.
+protocol (commands.py) with an object that has the runner's engine methods; its ``info`` and
+``capabilities`` are what hello announces.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from baobei_conform.protocol.position import Malformed, check_position
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import RuleError
 
-CAPABILITIES = ["views", "legal_actions", "events"]
 ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 
 
@@ -80,8 +80,7 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
         if str(request.get("protocol", "")).split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
             return {"ok": False, "error": {"code": "protocol_version", "message": f"speaks {PROTOCOL_VERSION}"}}
         engine.configure(request.get("params"))
-        reply = {"ok": True, "engine": {"name": engine.name, "version": "0.1.0", "language": "python"},
-                 "capabilities": CAPABILITIES}
+        reply = {"ok": True, "engine": dict(engine.info), "capabilities": sorted(engine.capabilities)}
         if getattr(engine, "readings", None):
             reply["readings"] = engine.readings  # rulings read otherwise than adopted (docs/protocol.md 3.1)
         return reply

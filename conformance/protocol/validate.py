@@ -7,12 +7,11 @@ import json
 import jsonschema
 from referencing import Registry, Resource
 
+from baobei_conform.commands import COMMANDS
 from baobei_conform.protocol.client import ProtocolError
 from baobei_spec import SPEC_ROOT
 
 BASE = "https://baobei.invalid/schemas/"
-REPLY_DEF = {"hello": "reply_hello", "apply": "reply_apply", "state": "reply_state", "view": "reply_view",
-             "legal_actions": "reply_legal_actions"}
 
 
 class MessageValidator:
@@ -32,7 +31,7 @@ class MessageValidator:
         self._check("request", message, json.dumps(message), "the harness sent")
 
     def check_reply(self, cmd: str, reply: dict, raw: str) -> None:
-        name = REPLY_DEF.get(cmd, "reply_ok") if reply.get("ok") else "error_reply"
+        name = (COMMANDS[cmd].schema if cmd in COMMANDS else "reply_ok") if reply.get("ok") else "error_reply"
         self._check(name, reply, raw, f"the {cmd!r} reply")
 
     def _check(self, name: str, message: dict, raw: str, who: str) -> None:

@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
+from baobei_conform.options import default_suite
 from baobei_conform.outputs import unwritable_folder
 from baobei_conform.report.build import build_report
 from baobei_conform.report.model import ReportError
-from baobei_conform.tools import default_suite
 
 
 def report_parser() -> argparse.ArgumentParser:

@@ -15,16 +15,16 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from baobei_conform.conform import RunRecord, run_conformance
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.merge import MergeError, merge_shards
-from baobei_conform.results import RESULTS_SCHEMA, STATUSES, incomplete, part, results_document
+from baobei_conform.results import RESULTS_SCHEMA, STATUSES, incomplete, part
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
+from baobei_conform.runner.run import StepFailed, run_steps
 from baobei_conform.sanitize import clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
 from baobei_spec import Clause, Spec, default_spec
@@ -185,17 +185,12 @@ def load_results(path: str | Path) -> dict:
 
 
 def run_reference(scenarios: list[Scenario], broken: int = 0) -> dict:
-    """Run the suite on the reference in process (the runner, as ``baobei-conform`` does); the results document."""
-    started = datetime.datetime.now(datetime.UTC)
-    clock = time.perf_counter()
-    engine = ReferenceEngine()
-    outcomes = [run_scenario(s, engine) for s in scenarios]
+    """Run the suite on the reference in process (``run_conformance``, as ``baobei-conform`` does); the results
+    document. ``broken``: how many scenario files did not load (the report lists them itself)."""
     info = {**ReferenceEngine.info, "command": "reference (in process)",
             "capabilities": sorted(ReferenceEngine.capabilities)}
-    return results_document(scenarios, outcomes, info, {
-        "started": started.isoformat(timespec="seconds"), "seconds": round(time.perf_counter() - clock, 3),
-        "complete": True, "selected": len(scenarios), "broken_files": broken, "argv": ["report"], "shard": None,
-        "jobs": 1})
+    run_info = {"argv": ["report"], "shard": None, "jobs": 1, "broken_files": broken}
+    return run_conformance(RunRecord(scenarios, info, run_info), ReferenceEngine)
 
 
 # --- scenarios ------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baobei_conform.fuzz import observable
+from baobei_conform.runner.diff import observable
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import Outcome, run_steps
 from baobei_conform.scenario import Scenario

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 
 MISSING = "(missing)"
+# How the reference schedules the rest of an action is its own business: engines are compared on
+# everything else a canonical state says (the table, what each player knows, the pending decision).
+INTERNAL = ("agenda", "shield_touched")
 
 
 def _show(value: object) -> str:
@@ -40,3 +43,23 @@ def diff(expected: object, actual: object, path: str = "") -> list[str]:
         else:
             out.append(f"{where}: {_show(left) if in_left else MISSING} -> {_show(right) if in_right else MISSING}")
     return out
+
+
+def observable(state: dict) -> dict:
+    """The state as engines are compared on it: without the reference's scheduling internals."""
+    return {k: v for k, v in state.items() if k not in INTERNAL}
+
+
+def first_difference(a, b, path: str = "") -> str:
+    """Where two JSON values first differ, as a readable path."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                return f"{path}.{key}: only in the {'reference' if key in a else 'engine'}"
+            if a[key] != b[key]:
+                return first_difference(a[key], b[key], f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return first_difference(x, y, f"{path}[{i}]")
+    return f"{path or 'state'}: reference {a!r}, engine {b!r}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from baobei_conform.commands import CAPABILITIES
 from baobei_conform.engine_api import Call, Engine, run_calls
 from baobei_ref import Catalog, Game, RuleError, action_from_json
 from baobei_ref.game import default_catalog, default_params
@@ -66,7 +67,7 @@ class ReferenceEngine(Engine):
     """The reference interpreter, in process: each call is answered when it is sent."""
 
     name = "baobei-ref"
-    capabilities = frozenset({"views", "legal_actions", "events"})
+    capabilities = frozenset(CAPABILITIES)  # every optional feature of the protocol
     info = {"name": "baobei-ref", "version": "0.1.0", "language": "python"}
 
     def __init__(self, readings: dict[str, str] | None = None, declare: bool = True) -> None:

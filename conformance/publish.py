@@ -1,0 +1,91 @@
+"""``baobei-conform compile``: every scenario's compiled steps as a JSON file, a published artefact.
+
+Like the WebAssembly spec's ``.wast`` -> JSON, the compiled form lets a harness in any language run the
+suite without our parser: each file holds the scenario's metadata and its steps
+(``spec/schemas/compiled.schema.json``, the steps by ``steps.schema.json``; a step's ``line`` is a
+line of the script, which starts at the file's line ``script_line``). Files mirror the scenario
+folders (``3-pluck/pluck-basic.yaml`` -> ``3-pluck/pluck-basic.json``). The folder is written whole or
+not at all: a scenario that does not compile is reported with file:line:col and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.options import default_suite
+from baobei_conform.outputs import replace_dir, unwritable_folder
+from baobei_conform.protocol import PROTOCOL_VERSION
+from baobei_conform.scenario import Scenario, load_scenario, scenario_files
+
+FORMAT = "baobei-compiled-scenario"
+
+
+def compiled(scenario: Scenario, source: str) -> dict:
+    """The published form of one scenario (``source``: its path under the scenario folder)."""
+    return {"format": FORMAT, "protocol": PROTOCOL_VERSION, "id": scenario.id, "title": scenario.title,
+            "source": source, "script_line": scenario.script_line, "clauses": list(scenario.clauses),
+            "faq": list(scenario.faq), "rulings": list(scenario.rulings), "tags": list(scenario.tags),
+            "steps": scenario.steps}
+
+
+def _sources(paths: list[str]) -> list[tuple[Path, str]]:
+    """(file, its path under the folder given, or its name for a file given) for every scenario file."""
+    out = []
+    for given in map(Path, paths):
+        for path in scenario_files([given]):
+            out.append((path, (path.relative_to(given) if given.is_dir() else Path(path.name)).as_posix()))
+    return out
+
+
+def compile_suite(paths: list[str], out: str) -> list[ScenarioError]:
+    """Write the compiled scenarios under ``out``; the errors of the files that do not compile (then
+    nothing is written)."""
+    documents, errors = {}, []
+    for path, source in _sources(paths):
+        try:
+            documents[source] = compiled(load_scenario(path), source)
+        except ScenarioError as exc:
+            errors.append(exc)
+    if errors:
+        return errors
+
+    def build(folder: Path) -> None:
+        for source, document in documents.items():
+            target = folder / Path(source).with_suffix(".json")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    replace_dir(out, build)
+    return []
+
+
+def compile_command(args: argparse.Namespace) -> int:
+    paths = args.paths or default_suite()
+    if not scenario_files(paths):
+        print(f"baobei-conform compile: no scenario files under {', '.join(paths)}", file=sys.stderr)
+        return 2
+    problem = unwritable_folder(args.out)
+    if problem:
+        print(f"baobei-conform compile: {problem}", file=sys.stderr)
+        return 2
+    errors = compile_suite(paths, args.out)
+    for exc in errors:
+        print(exc, file=sys.stderr)
+    if errors:
+        print(f"{len(errors)} scenario files do not compile; nothing written", file=sys.stderr)
+        return 1
+    print(f"{len(_sources(paths))} scenarios compiled into {args.out}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    """The ``compile`` subcommand."""
+    p = sub.add_parser("compile", help="write every scenario's compiled steps as JSON (a published artefact)")
+    p.add_argument("paths", nargs="*", help="scenario files or folders (default: the installed suite)")
+    p.add_argument("--out", default="baobei-compiled", metavar="DIR",
+                   help="the folder to write (replaced whole; default: baobei-compiled)")
+    p.set_defaults(func=compile_command)

@@ -1,0 +1,208 @@
+"""The judge's layering, read from the source with ``ast`` (nothing is imported to check it).
+
+Nodes of the import graph: each subpackage of ``conformance/`` (dsl, runner, protocol, report, mutants,
+fuzz) is one node, and each top-level module (cli, harness, scenario, results, ...) is a node of its own:
+one "root" node would merge the command line with the scenario loader, and every package that loads
+scenarios would form a cycle with the command line that runs it. Every import counts, at the top of a
+module, inside a function or under ``TYPE_CHECKING``: a dependency deferred is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from functools import cache
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+JUDGE = "baobei_conform"
+REFERENCE = "baobei_ref"
+
+# The modules of the judge that run the reference as one engine among others, and why.
+RUNS_THE_REFERENCE = {
+    "baobei_conform.runner.engine": "the in-process adapter: the reference as an engine, actions from the wire",
+    "baobei_conform.protocol.server": "`baobei-ref serve`: the reference behind the stdio protocol",
+    "baobei_conform.fuzz": "differential play: the reference's answer after every action, its legal actions",
+    "baobei_conform.mutants": "mutation testing patches misreadings into the reference",
+    "baobei_conform.rulings": "measures what each reading of a ruling changes in random play on the reference",
+}
+# Never the reference, not even through another module: what a scenario expects comes from the spec.
+NEVER_THE_REFERENCE = ("baobei_conform.dsl", "baobei_conform.scenario")
+
+
+@cache
+def package_dirs() -> dict[str, Path]:
+    """Package name -> folder, as pyproject.toml installs them."""
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = setuptools.get("package-dir", {})
+    return {name: REPO / folders.get(name, name) for name in setuptools["packages"] if "." not in name}
+
+
+@cache
+def modules() -> dict[str, Path]:
+    """Every module of the repository's packages: dotted name -> file."""
+    out = {}
+    for package, folder in package_dirs().items():
+        for path in folder.rglob("*.py"):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join((package, *parts))] = path
+    return out
+
+
+def _resolve(name: str) -> str | None:
+    """The module an imported name is: itself, or the package it was taken from."""
+    known = modules()
+    while name and name not in known:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+@cache
+def imports(module: str) -> dict[str, int]:
+    """The repository modules ``module`` imports (-> the line of the first import), parents included."""
+    path = modules()[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0]  # from . import x: this package; from .. : its parent
+                base = f"{anchor}.{base}" if base else anchor
+            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for name in names:
+            target = _resolve(name)
+            while target and target != module:  # importing a.b.c runs a and a.b first
+                found.setdefault(target, node.lineno)
+                target = target.rpartition(".")[0]
+    return found
+
+
+def node_of(module: str) -> str:
+    """``dsl`` for baobei_conform.dsl.parse, ``harness`` for baobei_conform.harness."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def judge_graph() -> dict[str, dict[str, tuple[str, int]]]:
+    """Node -> node it imports -> (the first module and line that does)."""
+    graph: dict[str, dict[str, tuple[str, int]]] = {}
+    for module in sorted(modules()):
+        if not module.startswith(JUDGE + "."):
+            continue
+        for target, line in imports(module).items():
+            if target.startswith(JUDGE + ".") and node_of(target) != node_of(module):
+                graph.setdefault(node_of(module), {}).setdefault(node_of(target), (module, line))
+    return graph
+
+
+def cycles(graph: dict[str, dict]) -> list[list[str]]:
+    """The strongly connected components with more than one node (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, {}))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, successors = work[-1]
+            for nxt in successors:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, {})))))
+                    break
+                if nxt in stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def _where(module: str, line: int) -> str:
+    return f"{modules()[module].relative_to(REPO)}:{line}"
+
+
+def test_no_cycle_between_the_parts_of_the_judge():
+    graph = judge_graph()
+    assert {"runner", "protocol", "report", "harness", "cli"} <= set(graph)  # the walk sees the judge
+    assert "dsl" in graph["runner"] or "dsl" in graph["harness"]
+    problems = []
+    for component in cycles(graph):
+        edges = [f"  {a} -> {b} ({_where(*graph[a][b])})" for a in component for b in component if b in graph[a]]
+        problems.append(f"cycle between {', '.join(component)}:\n" + "\n".join(edges))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_scenario_compiler_never_imports_the_reference():
+    """Not directly, not through any module it imports: the compiled steps come from the spec alone."""
+    for start in [m for m in modules() if m.startswith(NEVER_THE_REFERENCE)]:
+        seen, todo = {start: None}, [start]
+        while todo:
+            module = todo.pop()
+            for target in imports(module):
+                if target not in seen:
+                    seen[target] = module
+                    todo.append(target)
+        reached = sorted(m for m in seen if m.split(".")[0] == REFERENCE)
+        if reached:
+            chain, module = [], reached[0]
+            while module:
+                chain.append(module)
+                module = seen[module]
+            raise AssertionError(f"{start} imports the reference: {' <- '.join(chain)}")
+
+
+def test_only_the_listed_modules_run_the_reference():
+    importers = {m: line for m in modules() if m.startswith(JUDGE + ".")
+                 for t, line in imports(m).items() if t.split(".")[0] == REFERENCE}
+    listed = tuple(RUNS_THE_REFERENCE)
+    unlisted = [_where(m, line) for m, line in importers.items() if not (m + ".").startswith(
+        tuple(name + "." for name in listed))]
+    assert not unlisted, f"these modules of the judge import {REFERENCE}; list them with the reason: {unlisted}"
+    stale = [name for name in listed if not any((m + ".").startswith(name + ".") for m in importers)]
+    assert not stale, f"listed as running the reference but no longer importing it: {stale}"
+
+
+def test_one_run_function_makes_the_results_documents():
+    """The command line, the report's reference run and the benchmarks all go through conform.run_conformance."""
+    def calls(module: str, name: str) -> bool:
+        tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+        return any(isinstance(n, ast.Call) and name in (getattr(n.func, "id", None), getattr(n.func, "attr", None))
+                   for n in ast.walk(tree))
+
+    judge = [m for m in modules() if m.startswith(JUDGE + ".")]
+    assert [m for m in judge if calls(m, "results_document")] == ["baobei_conform.conform"]
+    assert sorted(m for m in judge if calls(m, "run_suite")) == ["baobei_conform.conform", "baobei_conform.rulings"]
+    for user in ("baobei_conform.cli", "baobei_conform.report.model"):
+        assert calls(user, "run_conformance"), user
+    assert "run_conformance" in (REPO / "bench" / "run.py").read_text(encoding="utf-8")
+
+
+def test_the_walk_finds_a_cycle_and_a_chain():
+    """The checks above would pass vacuously if the walk missed imports: it must see these."""
+    assert cycles({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}) == [["a", "b", "c"]]
+    assert "baobei_conform.dsl.parse" in imports("baobei_conform.scenario")
+    assert "baobei_conform.dsl" in imports("baobei_conform.scenario")  # the package runs first
+    assert "baobei_ref" in imports("baobei_conform.runner.engine")
