@@ -311,6 +311,12 @@ class ToAst(Transformer):
     def no_bao(self, meta, c):
         return Check("bao", {"player": None})
 
+    def last_turns_is(self, meta, c):
+        return Check("last_turns", {"players": sorted(_player(p) for p in c)})
+
+    def no_last_turns(self, meta, c):
+        return Check("last_turns", {"players": None})
+
     def round_table(self, meta, c):
         return Check("round_table", {"player": _player(c[0]), "species": list(c[1:])})
 

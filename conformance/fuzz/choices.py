@@ -56,7 +56,7 @@ class Choices(Seeded):
             if self.blocks == BLOCKS:
                 self.rng = random.Random(int.from_bytes(self.block, "big"))
                 return self._next()
-            self.block = self.data.draw(st.binary(max_size=PER_BLOCK * WIDTH))
+            self.block = self.data.draw(st.binary(min_size=PER_BLOCK * WIDTH, max_size=PER_BLOCK * WIDTH))
             self.used, self.blocks = 0, self.blocks + 1
         at = self.used * WIDTH
         self.used += 1

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from baobei_conform.engine_api import as_engine
 from baobei_conform.engines import engine_factory
+from baobei_conform.fuzz.checklist import FUZZ_SCHEMA, checklist
 from baobei_conform.fuzz.reproduce import Reproducer, reproduce
 from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult, search
 from baobei_conform.fuzz.tighten import tighten
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"baobei-conform fuzz: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
     scenarios = tuple(p for p in args.scenarios if Path(p).exists())
+    capabilities = sorted(getattr(engine, "capabilities", ()))
     try:
         result = search(engine, budget=args.budget, max_examples=args.max_examples, seed=args.seed,
                         derandomize=args.derandomize, database=None if args.no_database else args.database,
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             reproducer = reproduce(result.found, engine, described)
     finally:
         engine.stop()
-    document = result_document(result, reproducer, described, args)
+    document = result_document(result, reproducer, described, args, capabilities)
     if args.save and reproducer:
         path = Path(args.save) / f"{reproducer.id}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,8 +88,10 @@ def run(args: argparse.Namespace) -> int:
     return 1 if result.found else 0
 
 
-def result_document(result: SearchResult, reproducer: Reproducer | None, engine: str, args) -> dict:
-    """The run as JSON: what was played, what the reference cited, the problem and its reproducer."""
+def result_document(result: SearchResult, reproducer: Reproducer | None, engine: str, args,
+                    capabilities: list[str]) -> dict:
+    """The run as JSON (``baobei-fuzz/1``, docs/fuzz.md): what was played, what the reference cited, the checks
+    made and which held, the problem and its reproducer."""
     normative = {c.id for c in default_spec().clauses.values() if c.kind == "normative"}
     cited = sorted(result.coverage.clauses)
     problem = None
@@ -102,9 +106,14 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
                 "note": reproducer.note, "text": reproducer.text,
             },
         }
+    mode = "invariants" if args.invariants_only else "differential"
     return {
+        "schema": FUZZ_SCHEMA,
         "engine": engine,
-        "mode": "invariants" if args.invariants_only else "differential",
+        "mode": mode,
+        "capabilities": capabilities,
+        "options": {"seed": args.seed, "derandomize": args.derandomize, "max_examples": args.max_examples,
+                    "players": list(args.players), "scenarios": list(args.scenarios)},
         "budget_s": args.budget,
         "seconds": round(result.seconds, 3),
         "examples": result.coverage.examples,
@@ -112,6 +121,7 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
         "actions_per_s": round(result.coverage.actions / result.seconds, 1) if result.seconds else None,
         "clauses_cited": cited,
         "normative_cited": len(normative & set(cited)),
+        "checks": checklist(mode, capabilities, result.found.problem.check if result.found else None),
         "problem": problem,
         "notes": result.notes,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -37,6 +37,11 @@ def _slot_lines(ref: dict, eng: dict) -> list[str]:
     return lines
 
 
+def _owed(players):
+    """Players owed a last turn, in any order (``expect last turns`` does not fix their order)."""
+    return sorted(map(str, players)) if isinstance(players, list) else players
+
+
 def state_expectations(ref: dict, eng: dict) -> list[str]:
     """DSL lines that hold on ``ref`` and fail on ``eng``, for every differing field the DSL can state."""
     lines = _slot_lines(ref, eng)
@@ -66,6 +71,9 @@ def state_expectations(ref: dict, eng: dict) -> list[str]:
         lines.append(f"expect shield {ref['shield']}")
     if get("recycles") != ref["recycles"]:
         lines.append(f"expect recycles {ref['recycles']}")
+    owed = ref["last_turns"]
+    if _owed(owed) != _owed(get("last_turns")):
+        lines.append("expect no last turns" if owed is None else "expect last turns" + "".join(f" p{p}" for p in owed))
     if ref["final_phase"] and not get("final_phase"):
         lines.append("expect final phase")
     if ref["drawn"] and _species(get("drawn")) != _species(ref["drawn"]):

@@ -69,7 +69,7 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
         match, tempting, miss, doubles, every_double = _claims(g, p.player, s.drawn)
         keeps = [A.Keep(p.player, slot) for slot in s.own_slots(p.player)]
         return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4, match), (2, tempting), (1, miss),
-                                 (2, doubles), (1, every_double)])
+                                 (2, doubles), (1, every_double), (3, _lowering(g, p.player, s.drawn))])
     if p.kind == "window":
         top = s.discard[-1] if s.discard else None
         groups = [_claims(g, player, top) for player in p.players]
@@ -86,13 +86,27 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
     return choices.weighted([(1, legal)])
 
 
+def _lowering(g: Game, player: int, drawn: str) -> list[A.Action]:
+    """Keeping the drawn card in place of the player's highest card, when that lowers their total: what players
+    aim for, and how totals get low enough for BAO's edges (a failure below the minimum, 5.2.4)."""
+    zone = g.state.zones[player]
+    slot = max(g.state.own_slots(player), key=lambda i: g.catalog.value(zone[i - 1]), default=None)
+    if slot is None or g.catalog.value(zone[slot - 1]) <= g.catalog.value(drawn):
+        return []
+    return [A.Keep(player, slot)]
+
+
 def _bao_edge(g: Game, player: int) -> int:
-    """Extra eagerness where BAO's scoring has its edges: a tie with the lowest rival, a low or negative total."""
+    """Extra eagerness where BAO's scoring has its edges: a failure below the minimum (5.2.4; such positions are
+    rare, so BAO is then called nearly always), a tie with the lowest rival, a low or negative total."""
     totals = {p: round_total(g, p) for p in g.state.players}
     mine, lowest = totals.pop(player), min(totals.values())
+    low = g.params.bao_failure_factor * mine < g.params.bao_failure_minimum
+    if low and mine >= lowest:
+        return 400
     if mine == lowest:
         return 40
-    return 10 if mine <= 2 else 0
+    return 10 if low else 0
 
 
 def _in_a_family(g: Game, card: str) -> bool:

@@ -9,6 +9,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from baobei_conform.outputs import replace_dir
+from baobei_conform.report.fuzz import fuzz_rows, load_fuzz, write_reproducers
 from baobei_conform.report.model import (
     ALL_STATUSES,
     ClauseRow,
@@ -76,14 +77,17 @@ def _sections(report: Report) -> list[dict]:
 
 
 def build_report(out_dir, results_files: list | None = None, scenarios_dir="scenarios", impact_file=None,
-                 mutants: list[dict] | None = None) -> Path:
+                 mutants: list[dict] | None = None, fuzz_files: list | None = None) -> Path:
     """Write the report into ``out_dir``; return the path of its index.html.
 
     Several results files: several engines side by side. None: the suite is run on the reference in process.
     ``impact_file``: a ``baobei-conform rulings --json FILE`` document, shown on the rulings page.
     ``mutants``: mutation results to show per clause (see ``load_mutants``).
+    ``fuzz_files``: ``baobei-conform fuzz --json FILE`` documents, one fuzzing section per engine.
     """
+    fuzz = load_fuzz(fuzz_files or [])  # read first: a bad file is refused before the suite runs
     report = collect([Path(f) for f in results_files or []], scenarios_dir, mutants=mutants)
+    report.fuzz = fuzz
     return write_report(report, Path(out_dir), load_impact(impact_file) if impact_file else None)
 
 
@@ -121,7 +125,8 @@ def _write_pages(report: Report, out: Path, impact: dict | None) -> Path:
         html = env.get_template(template).render(**common, root=root, **extra)
         path.write_text(html, encoding="utf-8", newline="\n")
 
-    page("index.html.j2", out / "index.html", page_id="index", clause_rows=clause_rows)
+    page("index.html.j2", out / "index.html", page_id="index", clause_rows=clause_rows, fuzz_rows=fuzz_rows(report))
+    write_reproducers(report.fuzz, out)
     page("clauses.html.j2", out / "clauses.html", page_id="clauses", tops=_sections(report))
     page("faq.html.j2", out / "faq.html", page_id="faq", faq_rows=[r for r in clause_rows if r.is_faq])
     page("rulings.html.j2", out / "rulings.html", page_id="rulings", provisional=report.spec.provisional_facts(),

@@ -1,4 +1,5 @@
-"""``baobei-conform report [RESULTS.json ...] [--out DIR] [--scenarios DIR] [--mutants [FILE]]``: the HTML report."""
+"""``baobei-conform report [RESULTS.json ...] [--out DIR] [--scenarios DIR] [--mutants [FILE]] [--fuzz FUZZ.json ...]``:
+the HTML report."""
 
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ def report_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mutants", nargs="?", const="run", metavar="MUTANTS.json",
                         help="show per clause the mutants that break it: the JSON of `tools/mutate.py --json`, "
                              "or nothing to run them now (docs/mutants.md)")
+    parser.add_argument("--fuzz", action="append", metavar="FUZZ.json",
+                        help="the document of `baobei-conform fuzz ENGINE --json FILE` (repeat it, one per engine): "
+                             "a fuzzing section per engine "
+                             "(checks held or broken, reproducers, the clauses the search exercised; docs/fuzz.md)")
     return parser
 
 
@@ -62,7 +67,8 @@ def report_main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     try:
         scenarios = args.scenarios or default_suite()[0]
-        index = build_report(args.out, args.results, scenarios, args.rulings, load_mutants(args.mutants, scenarios))
+        index = build_report(args.out, args.results, scenarios, args.rulings, load_mutants(args.mutants, scenarios),
+                             args.fuzz)
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)
         return 2

@@ -325,6 +325,7 @@ class Report:
     generated: str
     parts: list[str]
     part_titles: dict[str, str]
+    fuzz: list = field(default_factory=list)  # FuzzRun (report/fuzz.py): one per ``--fuzz`` document
 
     def scenario(self, sid: str) -> ScenarioRow:
         return next(s for s in self.scenarios if s.id == sid)

@@ -97,11 +97,21 @@ def evaluate(check: dict, state: dict, events: list[dict], view, legal: list | N
     if what == "drawn":
         actual = species(state["drawn"])
         return actual == check["species"], check["species"], _show(actual)
+    if what == "last_turns":
+        owed = state.get("last_turns")
+        actual = None if owed is None else sorted(owed)
+        return actual == check["players"], _owed_text(check["players"]), _owed_text(actual)
     raise ValueError(f"unknown check {what!r}")
 
 
 def _player_text(player: int | None) -> str:
     return "none" if player is None else f"p{player}"
+
+
+def _owed_text(players: list[int] | None) -> str:
+    if players is None:
+        return "no last turns"
+    return "last turns" + "".join(f" p{p}" for p in players) if players else "last turns, all played"
 
 
 def _listed(listed: bool) -> str:

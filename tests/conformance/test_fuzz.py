@@ -173,3 +173,14 @@ def test_out_of_range_options_are_refused(bad):
     with pytest.raises(SystemExit) as exit_:
         main(["fuzz", *bad])
     assert exit_.value.code == 2
+
+
+def test_a_difference_in_last_turns_is_stated_as_an_expectation_that_fails_on_the_engine():
+    """caller_plays_again's only trace right after BAO is the caller owed a last turn: the reproducer states it."""
+    from baobei_conform.fuzz.compare import state_expectations
+
+    ref = Game(players=3).to_json()
+    wrong = {**ref, "last_turns": [1, 2, 0]}
+    assert state_expectations({**ref, "last_turns": [2, 1]}, wrong) == ["expect last turns p2 p1"]
+    assert state_expectations({**ref, "last_turns": [1, 2, 0]}, {**wrong, "last_turns": [0, 1, 2]}) == []
+    assert state_expectations(ref, wrong) == ["expect no last turns"]

@@ -181,6 +181,15 @@ CHECKS = [
         ("not listed", put("legal", [{"type": "draw", "player": 0}]),
          "listed by legal_actions", "not listed by legal_actions"),
         ("another slot listed", put("legal.1.slot", 3), "listed by legal_actions", "not listed by legal_actions")]),
+    ("last_turns_is", "expect last turns p1 p2", put("state.last_turns", [2, 1]), [
+        ("the caller owed one too", put("state.last_turns", [2, 0, 1]), "last turns p1 p2", "last turns p0 p1 p2"),
+        ("one fewer", put("state.last_turns", [2]), "last turns p1 p2", "last turns p2"),
+        ("none owed", put("state.last_turns", None), "last turns p1 p2", "no last turns")]),
+    ("last_turns_is", "expect last turns", put("state.last_turns", []), [
+        ("one still owed", put("state.last_turns", [1]), "last turns, all played", "last turns p1")]),
+    ("no_last_turns", "expect no last turns", put("state.last_turns", None), [
+        ("owed after BAO", put("state.last_turns", [1, 2]), "no last turns", "last turns p1 p2"),
+        ("all played", put("state.last_turns", []), "no last turns", "last turns, all played")]),
     ("not_legal", "expect not legal p0 takes discard into 3", None, [
         ("listed", lambda w: w["legal"].append({"type": "take_discard", "player": 0, "slot": 3}),
          "not listed by legal_actions", "listed by legal_actions")]),

@@ -1,0 +1,113 @@
+"""The report's fuzzing section (``baobei-conform report --fuzz FUZZ.json``): one section per engine with the checks
+held or broken, the reproducer kept as a file of the report, what the search exercised against the suite, and
+every text of a fuzz document shown as text."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+from test_report import HOSTILE_NAME as HOSTILE  # markup in every text, and the tiny suite of the report tests
+from test_report import TABLE, write_scenario
+
+from baobei_conform.cli import main
+from baobei_conform.fuzz.checklist import checklist
+from baobei_conform.report import collect, report_main
+from baobei_conform.report.fuzz import clause_coverage
+
+
+def _suite(tmp_path: Path) -> Path:
+    write_scenario(tmp_path / "scenarios" / "2-turn", "tiny", ["2.7.1"],
+                   TABLE + "  p0 draws\n  p0 discards\n  expect top is swallow\n")
+    return tmp_path / "scenarios"
+
+
+def _fuzz(tmp_path: Path, suite: Path) -> dict:
+    """A short derandomized run of the command on the reference, as a user would make one."""
+    path = tmp_path / "fuzz.json"
+    assert main(["fuzz", "--derandomize", "--max-examples", "1", "--no-database", "--players", "2",
+                 "--scenarios", str(suite), "--json", str(path)]) == 0
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _broken(document: dict) -> dict:
+    """The same run as if an engine named with markup had broken the events check (texts full of markup)."""
+    doc = copy.deepcopy(document)
+    doc["engine"] = HOSTILE
+    doc["checks"] = checklist("differential", ["events", "views"], "events")
+    doc["notes"] = [f"note {HOSTILE}"]
+    doc["problem"] = {"check": "events", "message": f"events differ {HOSTILE}", "clauses": ["2.7.3", "<b>x</b>"],
+                      "reproducer": {"id": "fuzz-events-1234abcd", "actions": 2, "verified": True,
+                                     "note": f"fail on the engine {HOSTILE}",
+                                     "text": f"id: fuzz-events-1234abcd\ntitle: '{HOSTILE}'\nscript: |\n  p0 draws\n"}}
+    return doc
+
+
+def test_a_fuzz_section_per_engine_with_checks_reproducer_and_exercised_clauses(tmp_path, capsys):
+    suite = _suite(tmp_path)
+    held = _fuzz(tmp_path, suite)
+    assert [c["status"] for c in held["checks"]] == ["held"] * len(held["checks"]) and len(held["checks"]) == 9
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(_broken(held)), encoding="utf-8")
+    out = tmp_path / "report"
+    assert report_main(["--out", str(out), "--scenarios", str(suite), "--fuzz", str(tmp_path / "fuzz.json"),
+                        "--fuzz", str(broken)]) == 0
+    html = (out / "index.html").read_text(encoding="utf-8")
+    section = html[html.index('<section id="fuzz">'):html.index('<section id="explore">')]
+    first, second = section.split('<article class="card fuzz"')[1:]
+
+    assert "no problem found" in first and "broken" not in first
+    assert first.count('<span class="st st-pass">held</span>') == 9
+    # the tiny suite exercises 7 normative clauses (the draw, the discard, its window); what the run did not reach
+    # is listed, and the share is of those 7
+    report = collect(scenarios_dir=suite)
+    exercised = [c for c, row in report.clauses.items() if row.exercised and row.clause.kind == "normative"]
+    assert len(exercised) == 7
+    share, missing = clause_coverage(held["clauses_cited"], exercised)
+    assert 0 < len(missing) < 7
+    assert f'<span class="big">{share * 100:.1f}%</span> of the 7 normative clauses' in first
+    unreached = first[first.index("not reached by the search"):first.index("</details>")]
+    assert re.findall(r'class="cid"[^>]*>([^<]+)</a>', unreached) == missing
+
+    assert "problem (events)" in second
+    assert second.count('<span class="st st-fail">broken</span>') == 1
+    row = second[second.index("<code>events</code>"):]
+    assert row[:row.index("</tr>")].count("broken") == 1
+    assert "the engine does not offer the capability &#39;legal_actions&#39;" in second  # skipped, with the reason
+    link = re.search(r'<a href="(fuzz/[^"]+\.yaml)"><code>fuzz-events-1234abcd</code></a>', second)
+    assert link, second
+    kept = (out / link.group(1)).read_text(encoding="utf-8")
+    assert kept == _broken(held)["problem"]["reproducer"]["text"]  # the scenario, as the run wrote it
+    assert "2 actions after its setup" in second and ">verified</span>" in second
+
+    for path in out.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "<img" not in text and "<b>x" not in text, path
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in second  # shown, as text
+
+
+def test_a_document_that_is_not_a_fuzz_run_is_refused_naming_the_file(tmp_path, capsys):
+    bad = tmp_path / "results.json"
+    bad.write_text(json.dumps({"schema": "baobei-results/1"}), encoding="utf-8")
+    assert report_main(["--out", str(tmp_path / "r"), "--scenarios", str(_suite(tmp_path)), "--fuzz", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "not a `baobei-conform fuzz --json` document" in err
+    assert not (tmp_path / "r" / "index.html").exists()
+
+
+def test_checks_are_skipped_for_missing_capabilities_and_broken_where_the_problem_is():
+    rows = {c["check"]: c["status"] for c in checklist("differential", ["events", "views"], "view")}
+    assert rows == {"state": "held", "events": "held", "view": "broken", "legal_actions": "skipped",
+                    "refused": "held", "probe": "held", "setup": "held", "determinism": "held", "error": "held"}
+    alone = checklist("invariants", ["legal_actions"], "cards")
+    assert [(c["check"], c["status"]) for c in alone] == [
+        ("view", "skipped"), ("cards", "broken"), ("legal_actions", "held"), ("probe", "held"), ("setup", "held"),
+        ("determinism", "held"), ("error", "held")]
+    assert "has seen" in alone[0]["what"]  # without the reference, the view check is secrecy
+
+
+def test_clause_coverage_is_the_share_of_the_suite_s_clauses_the_search_reached():
+    assert clause_coverage(["2.7.1", "9.9"], ["2.7.1", "3.10.1", "3.2.1"]) == (0.3333, ["3.2.1", "3.10.1"])
+    assert clause_coverage([], []) == (1.0, [])
