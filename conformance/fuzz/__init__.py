@@ -5,10 +5,10 @@ or the budget runs out; Hypothesis shrinks the problem to a short game; ``reprod
 scenario that passes on the reference and fails on the engine.
 """
 
-from baobei_conform.fuzz.compare import Problem, first_difference, observable
+from baobei_conform.fuzz.compare import Problem, first_difference
 from baobei_conform.fuzz.reproduce import Reproducer, reproduce
 from baobei_conform.fuzz.search import SearchResult, search
 from baobei_conform.fuzz.trial import Coverage, Found
 
-__all__ = ["Coverage", "Found", "Problem", "Reproducer", "SearchResult", "first_difference", "observable",
+__all__ = ["Coverage", "Found", "Problem", "Reproducer", "SearchResult", "first_difference",
            "reproduce", "search"]

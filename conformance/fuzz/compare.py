@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-# How the reference schedules the rest of an action is its own business: engines are compared on
-# everything else a canonical state says (the table, what each player knows, the pending decision).
-INTERNAL = ("agenda", "shield_touched")
 CHANCE = ("deal", "recycle", "first_player")
 
 
@@ -21,10 +18,6 @@ class Problem:
     check: str  # state | events | view | legal_actions | refused | probe | cards | setup | determinism
     message: str
     expect: list[str] = field(default_factory=list)  # DSL expect lines stating the reference's answer
-
-
-def observable(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k not in INTERNAL}
 
 
 def first_difference(a, b, path: str = "") -> str:
@@ -125,7 +118,8 @@ def event_expectations(ref: list[dict], eng: list[dict]) -> list[str]:
 
 
 def placed_cards(state: dict) -> Counter:
-    """Where the canonical state says each card is: zones, deck, piles, the box, the hand, a pending decision."""
+    """Where the canonical state says each card is: zones, deck, piles, the box, the hand, a pending decision,
+    the Shoebill's first card while a recycle interrupts its second draw."""
     cards = [c["card"] for zone in state["zones"].values() for c in zone if c is not None]
     cards += state["deck"] + state["discard"] + state["under"] + state.get("box", [])
     if state.get("drawn"):
@@ -134,6 +128,7 @@ def placed_cards(state: dict) -> Counter:
     if pending["kind"] not in CHANCE:
         data = pending.get("data") or {}
         cards += ([data["card"]] if isinstance(data.get("card"), str) else []) + list(data.get("cards") or [])
+    cards += list((state.get("drawing") or {}).get("cards") or [])
     return Counter(cards)
 
 

@@ -282,7 +282,7 @@ class Trial:
                 answer = "accepted it" if applied[1] is None else f"answered {applied[1]!r}"
                 self._found(compare.Problem("probe", f"{wrong.to_json()} must be refused with {code!r}; the engine "
                                                      f"{answer}"), clauses, wrong, code, upto)
-            if compare.observable(after) != compare.observable(before):
+            if after != before:
                 self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
                                             + compare.first_difference(before, after)), clauses, wrong, code, upto)
         pipe.submit([("state",), ("apply", wrong.to_json()), ("state",)], check)
@@ -298,7 +298,7 @@ class Trial:
             self.played.append(wrong)
             self.final = after
             return after
-        if compare.observable(after) != compare.observable(before):
+        if after != before:
             self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
                                         + compare.first_difference(before, after)), probe=wrong, code=applied[1])
         return None
@@ -310,10 +310,9 @@ class Trial:
         if _value(applied)[1] is not None:
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
             self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
-        if compare.observable(_value(back)) != compare.observable(state):
+        if _value(back) != state:
             self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
-                                        + compare.first_difference(compare.observable(state),
-                                                                   compare.observable(_value(back)))))
+                                        + compare.first_difference(state, _value(back))))
 
     def _params(self) -> dict | None:
         return (self.start.step or {}).get("params") if self.start else None
@@ -350,7 +349,7 @@ class Trial:
         self.coverage.clauses.update(clauses)
         self.coverage.actions += 1
         players = ref.state.players if self.views else []
-        expected = compare.observable(ref.to_json())
+        expected = ref.to_json()
         views = [ref.view(p) for p in players]
         legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
         small = 0 < len(legal) <= LEGAL_LIST_LIMIT
@@ -379,8 +378,8 @@ class Trial:
                 "events", f"events: reference {[compare.event_key(e) for e in events]}, engine "
                           f"{[compare.event_key(e) for e in engine_events]}",
                 compare.event_expectations(events, engine_events)))
-        if compare.observable(state) != expected:
-            problems.append(compare.Problem("state", compare.first_difference(expected, compare.observable(state)),
+        if state != expected:
+            problems.append(compare.Problem("state", compare.first_difference(expected, state),
                                             compare.state_expectations(expected, state)))
         for player, want, view in zip(players, views, engine_views, strict=True):
             if view != want:
@@ -412,13 +411,12 @@ class Trial:
         self.played = played
         results = execute(self.engine, [("apply", a.to_json()) for a in played] + [("state",)])
         refused = [i for i, r in enumerate(results[:-1]) if isinstance(r, Exception) or r[1] is not None]
-        if refused or compare.observable(_value(results[-1])) != compare.observable(self.final):
+        if refused or _value(results[-1]) != self.final:
             where = f"action {refused[0] + 1} was refused" if refused else compare.first_difference(
-                compare.observable(self.final), compare.observable(_value(results[-1])))
+                self.final, _value(results[-1]))
             self._found(compare.Problem("determinism", "replaying the same actions from the same start gave "
                                                        f"another game: {where}"))
         back = execute(self.engine, [("setup", self.final, (start.step or {}).get("params")), ("state",)])
-        if compare.observable(_value(back[1])) != compare.observable(self.final):
+        if _value(back[1]) != self.final:
             self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
-                                        + compare.first_difference(compare.observable(self.final),
-                                                                   compare.observable(_value(back[1])))))
+                                        + compare.first_difference(self.final, _value(back[1]))))
