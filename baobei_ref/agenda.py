@@ -8,8 +8,12 @@ to the functions that run them (``STEPS``); a step's fields are that function's 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import ClassVar
+
+_ARGS: dict[type, Callable[[object], tuple]] = {}  # step type -> its fields as a tuple (the agenda's hot path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +24,16 @@ class Step:
 
     def args(self) -> tuple:
         """The fields, in order: the arguments of the function that runs the step."""
-        return tuple(getattr(self, f) for f in self.__match_args__)
+        get = _ARGS.get(type(self))
+        if get is None:
+            get = _ARGS[type(self)] = _getter(self.__match_args__)
+        return get(self)
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[object], tuple]:
+    if len(names) > 1:
+        return attrgetter(*names)
+    return (lambda step: (getattr(step, names[0]),)) if names else (lambda step: ())
 
 
 @dataclass(frozen=True, slots=True)
