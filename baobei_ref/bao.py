@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from baobei_ref.actions import CallBao, EndTurn
+from baobei_ref.agenda import NextTurn, ShieldCheck, TurnEnd
 from baobei_ref.readings import reading
 
 
@@ -23,7 +24,7 @@ def step_end_turn(g) -> None:
     if bao_allowed(g):
         g.ask("end_turn", g.state.active)
     else:
-        g.then(["next_turn"])
+        g.then(NextTurn())
 
 
 def validate_call(g, a: CallBao) -> None:
@@ -36,7 +37,7 @@ def perform_call(g, a: CallBao) -> None:
     s.bao, s.shield = a.player, "armed"
     s.last_turns = s.rivals(a.player)
     g.emit("bao", "4.1.2", also=("4.1.1", "4.1.3", "4.1.4", "4.1.5", "4.2.1"), player=a.player)
-    g.then(["next_turn"])
+    g.then(NextTurn())
 
 
 def validate_end(g, a: EndTurn) -> None:
@@ -44,12 +45,15 @@ def validate_end(g, a: EndTurn) -> None:
 
 
 def perform_end(g, a: EndTurn) -> None:
-    g.then(["next_turn"])
+    g.then(NextTurn())
 
 
 def step_shield_check(g) -> None:
-    """4.2.2: the shield activates once the first rival modification is complete (ruling R-13)."""
+    """4.2.2: the shield activates once the first rival modification is complete (ruling R-13).
+
+    A pluck's shield check comes after all its gifts (4.2.9), so the pluck is no longer under way."""
     s = g.state
+    s.plucking = None
     if s.shield_touched:
         s.shield_touched = False
         if s.shield == "armed":
@@ -62,6 +66,6 @@ def legal_end_turn(g):
     return [CallBao(p), EndTurn(p)]
 
 
-STEPS = {"end_turn": step_end_turn, "shield_check": step_shield_check}
+STEPS = {TurnEnd: step_end_turn, ShieldCheck: step_shield_check}
 ANSWERS = {("end_turn", CallBao): (validate_call, perform_call), ("end_turn", EndTurn): (validate_end, perform_end)}
 LEGAL = {"end_turn": legal_end_turn}

@@ -1,15 +1,16 @@
 """The canonical state as a deterministic JSON document, its inverse, and player views.
 
 The JSON Schema is ``spec/schemas/state.schema.json``. A canonical state holds everything needed to
-continue the game exactly, including the steps still to run in the middle of an action.
+continue the game exactly, in the game's terms: in the middle of an action, what is still owed
+(``baobei_ref.owed``), never the reference's own agenda.
 """
 
 from __future__ import annotations
 
+from baobei_ref.agenda import PlaceCard, ShoebillDraw
 from baobei_ref.errors import RuleError
+from baobei_ref.owed import owed, rebuild
 from baobei_ref.state import Decision, State
-
-_HELD_IN_AGENDA = {"place": 2}  # step name -> index of the card it carries
 
 
 def _card(catalog, card: str) -> dict:
@@ -40,13 +41,12 @@ def state_to_json(g) -> dict:
             str(p): [None if c is None else _card(g.catalog, c) for c in z] for p, z in sorted(s.round_zones.items())},
         "bao": s.bao,
         "shield": s.shield,
-        "shield_touched": s.shield_touched,
         "recycles": s.recycles,
         "final_phase": s.final_phase,
         "last_turns": None if s.last_turns is None else list(s.last_turns),
         "moved": sorted(s.moved),
         "pending": s.pending.to_json(),
-        "agenda": [list(step) for step in s.agenda],
+        **owed(s, g.catalog.power),
         "winner": s.winner,
     }
 
@@ -70,14 +70,14 @@ def state_from_json(cls, data: dict, params=None, catalog=None):
         rz = data.get("round_zones")
         s.round_zones = None if rz is None else {int(p): [None if c is None else c["card"] for c in z]
                                                  for p, z in rz.items()}
-        s.bao, s.shield, s.shield_touched = data["bao"], data["shield"], data.get("shield_touched", False)
+        s.bao, s.shield = data["bao"], data["shield"]
         s.recycles, s.final_phase = data["recycles"], data["final_phase"]
         s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])
         s.moved = set(data["moved"])
         p = data["pending"]
         s.pending = Decision(p["kind"], p.get("player"), tuple(p.get("players") or ()), dict(p.get("data") or {}))
-        s.agenda = [list(step) for step in data.get("agenda", [])]
         s.winner = data.get("winner")
+        rebuild(s, data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RuleError("malformed_action", f"malformed canonical state: {exc!r}") from exc
     check_cards(g)
@@ -93,10 +93,10 @@ def held_cards(s: State) -> list[str]:
     if s.pending.kind == "shoebill":
         held.extend(data["cards"])
     for step in s.agenda:
-        if step[0] in _HELD_IN_AGENDA:
-            held.append(step[_HELD_IN_AGENDA[step[0]]])
-        elif step[0] == "shoebill_draw":
-            held.extend(c for c in step[2] if c)
+        if isinstance(step, PlaceCard):
+            held.append(step.card)
+        elif isinstance(step, ShoebillDraw):
+            held.extend(c for c in step.drawn if c)
     return held
 
 

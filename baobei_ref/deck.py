@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from baobei_ref.actions import Shuffle
+from baobei_ref.agenda import Penalty, Step
 from baobei_ref.readings import reading
 from baobei_ref.state import State
 
@@ -12,7 +13,7 @@ def can_recycle(s: State) -> bool:
     return len(s.discard) > 1 or bool(s.under)
 
 
-def draw(g, retry: list) -> str | None:
+def draw(g, retry: Step) -> str | None:
     """The top deck card for a rule that requires a draw (7.1.1, ruling R-26).
 
     With an empty deck, asks for the recycle shuffle and schedules ``retry`` after it (returns None
@@ -73,8 +74,8 @@ def _last_turns(g) -> list[int]:
     and plays no more."""
     s = g.state
     waiting = s.agenda[-1] if s.agenda else None
-    if reading(g.params, "R-06") == "A" and waiting and waiting[0] == "penalty":
-        return [p for p in s.rivals(s.active) if p != waiting[1]]
+    if reading(g.params, "R-06") == "A" and isinstance(waiting, Penalty):
+        return [p for p in s.rivals(s.active) if p != waiting.player]
     return s.rivals(s.active)
 
 

@@ -24,6 +24,7 @@ from functools import cache
 
 from baobei_ref import bao, deck, pluck, powers, scoring, turn
 from baobei_ref.actions import Action, CallBao, ChooseFirstPlayer, Shuffle
+from baobei_ref.agenda import RoundStart, Step
 from baobei_ref.cards import Catalog
 from baobei_ref.errors import RuleError
 from baobei_ref.readings import unknown_readings
@@ -31,7 +32,7 @@ from baobei_ref.state import Decision, Event, State
 from baobei_spec import Params, default_spec
 
 # Steps of the agenda and answers to decisions, gathered from the part modules (one rule, one place).
-STEPS: dict[str, Callable] = {}
+STEPS: dict[type[Step], Callable] = {}
 ANSWERS: dict[tuple[str, type], tuple[Callable, Callable]] = {}
 LEGAL: dict[str, Callable] = {}
 for _module in (turn, pluck, bao, scoring, powers, deck):
@@ -68,7 +69,7 @@ class Game:
             raise RuleError("malformed_action", f"readings the reference does not implement: {', '.join(bad)}")
         self.state = State(seats=players, players=list(range(players)), scores=dict.fromkeys(range(players), 0))
         self.events: list[Event] = []
-        self.state.agenda.append(["round_start"])
+        self.state.agenda.append(RoundStart())
         self.state.pending = None
         self.run()
 
@@ -126,16 +127,16 @@ class Game:
         """Stop the agenda: the game now waits for this decision."""
         self.state.pending = Decision(kind, player, players, data)
 
-    def then(self, *steps: list) -> None:
+    def then(self, *steps: Step) -> None:
         """Run ``steps`` next, in the given order, before anything already on the agenda."""
-        self.state.agenda.extend(reversed([list(s) for s in steps]))
+        self.state.agenda.extend(reversed(steps))
 
     def run(self) -> None:
         """Run agenda steps until one asks for a decision."""
         s = self.state
         while s.pending is None:
-            name, *args = s.agenda.pop()
-            STEPS[name](self, *args)
+            step = s.agenda.pop()
+            STEPS[type(step)](self, *step.args())
 
     def require(self, ok: bool, code: str, message: str, clause: str | None = None) -> None:
         if not ok:

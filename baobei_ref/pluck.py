@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from baobei_ref import deck, zones
 from baobei_ref.actions import CloseWindow, Gift, Place, Pluck, SimultaneousPlucks
+from baobei_ref.agenda import DiscardPower, GiftOwed, Penalty, PlaceCard, Power, ShieldCheck, Step, TurnEnd, Window
 from baobei_ref.errors import RuleError
 from baobei_ref.readings import reading
 
@@ -79,7 +80,7 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
                                                                          own_draw, success),
            player=player, targets=[list(t) for t in targets], reference=reference, cards=cards, own_draw=own_draw,
            success=success)
-    steps: list[list] = []
+    steps: list[Step] = []
     if success:
         if own_draw:  # 3.3.6 / 3.4.7 / 3.6.5: the drawn reference goes down first
             s.discard.append(s.drawn)
@@ -96,14 +97,15 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
             if own_draw:
                 also += ("3.6.5",) if double else ("3.3.6",) if owner == player else ("3.4.7",)
             g.emit("removed", clause, also=also, player=owner, slot=slot, card=card, by=player)
-        steps += [["gift", player, owner, slot] for owner, slot in targets if owner != player]
-        steps.append(["shield_check"])  # 3.6.10 / 4.2.6: after the whole action, before powers
+        s.plucking = (player, tuple(targets))
+        steps += [GiftOwed(player, owner, slot) for owner, slot in targets if owner != player]
+        steps.append(ShieldCheck())  # 3.6.10 / 4.2.6: after the whole action, before powers
         if double:  # 3.6.8 / 6.1.7 / 6.10.6: only the second removed card's power
-            steps.append(["power", player, removed[1], "6.10.6"])
+            steps.append(Power(player, removed[1], "6.10.6"))
         else:
             if own_draw:  # 6.10.2: one at a time; 6.1.3 / 6.10.3: the drawn reference's power first
-                steps.append(["power", player, reference, "6.10.3"])
-            steps.append(["power", player, removed[0], "6.10.4" if own_draw else "6.10.5"])
+                steps.append(Power(player, reference, "6.10.3"))
+            steps.append(Power(player, removed[0], "6.10.4" if own_draw else "6.10.5"))
         if not own_draw:
             _discard_power_order(g, steps, reference)
     else:
@@ -115,20 +117,20 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
             s.show_all(s.drawn)
             g.emit("discarded", "3.5.4", player=player, card=s.drawn)
             s.drawn = None
-        steps.append(["penalty", player])  # 3.5.5, one penalty card even for a double (3.6.9)
+        steps.append(Penalty(player))  # 3.5.5, one penalty card even for a double (3.6.9)
     if own_draw:
-        steps.append(["end_turn"])
+        steps.append(TurnEnd())
     g.then(*steps)
 
 
-def _discard_power_order(g, steps: list[list], reference: str) -> None:
+def _discard_power_order(g, steps: list[Step], reference: str) -> None:
     """Ruling R-04: the active player's direct-discard power waits until after the pluck and its powers
     (adopted B: it stays on the agenda after them). Reading A (a switch): it resolves before the plucker's."""
     agenda = g.state.agenda
-    if reading(g.params, "R-04") == "A" and agenda and agenda[-1] == ["discard_power", reference]:
+    if reading(g.params, "R-04") == "A" and agenda and agenda[-1] == DiscardPower(reference):
         agenda.pop()
-        first_power = next(i for i, step in enumerate(steps) if step[0] == "power")
-        steps.insert(first_power, ["discard_power", reference])
+        first_power = next(i for i, step in enumerate(steps) if isinstance(step, Power))
+        steps.insert(first_power, DiscardPower(reference))
 
 
 def _pluck_clauses(g, player: int, targets, reference: str, cards, own_draw: bool, success: bool) -> tuple:
@@ -223,12 +225,12 @@ def give(g, player: int, own_slot: int, rival: int, rival_slot: int) -> None:
 
 # --- the penalty (3.5.5, 3.5.6) and placing added cards (2.5.4) -----------------------------------
 def step_penalty(g, player: int) -> None:
-    card = deck.draw(g, ["penalty", player])
+    card = deck.draw(g, Penalty(player))
     if card is None:
         return  # waiting for the recycle, or no card at all (7.1.8)
     in_window = player != g.state.active
     g.emit("penalty", "3.5.5", also=("3.5.8",) + (("3.5.7",) if in_window else ()), player=player)
-    g.then(["place", player, card, player, "3.5.6"])
+    g.then(PlaceCard(player, card, player, "3.5.6"))
 
 
 def step_place(g, owner: int, card: str, by: int, clause: str) -> None:
@@ -331,7 +333,7 @@ def legal_place(g):
     return [Place(p, slot) for slot in zones.placement_slots(g.state, p)]
 
 
-STEPS = {"window": step_window, "gift": step_gift, "penalty": step_penalty, "place": step_place}
+STEPS = {Window: step_window, GiftOwed: step_gift, Penalty: step_penalty, PlaceCard: step_place}
 ANSWERS = {
     ("drawn", Pluck): (validate_claim, perform_claim),
     ("window", Pluck): (validate_claim, perform_claim),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from baobei_ref import deck, zones
 from baobei_ref.actions import BlindSwap, MacawLook, MacawSwap, PeekAt, ShoebillReplace, ShowCard, TocoAdd
+from baobei_ref.agenda import DiscardPower, PlaceCard, Power, ShieldCheck, ShoebillDraw, TocoDraw
 from baobei_ref.readings import reading
 
 NO_EFFECT_ALSO = {"blind_swap": ("6.5.2",), "peek_two_swap": ("6.6.2",)}
@@ -24,7 +25,7 @@ DECISION = {  # power -> the decision that asks for its choices
 def step_discard_power(g, card: str) -> None:
     """6.1.2: a drawn card discarded directly gives its power to the drawer, after the window (R-04)."""
     if g.catalog.power(card):
-        g.then(["power", g.state.active, card, "6.1.2"])
+        g.then(Power(g.state.active, card, "6.1.2"))
 
 
 POWER_ALSO = {  # the activation case (6.1.2 - 6.1.4) and the order rules behind each activation
@@ -46,7 +47,7 @@ def step_power(g, player: int, card: str, clause: str) -> None:
         return
     g.emit("power", clause, also=POWER_ALSO.get(clause, ()), player=player, card=card, power=power)
     if power == "double_replace":
-        g.then(["shoebill_draw", player, []])
+        g.then(ShoebillDraw(player, ()))
     elif _possible(g, player, power):
         g.ask(DECISION[power], player)
     else:
@@ -90,7 +91,7 @@ def validate_peek(g, a: PeekAt) -> None:
 def perform_peek(g, a: PeekAt) -> None:
     g.state.see(g.state.card_at(a.target), a.player)
     g.emit("peeked", "6.3.1", player=a.player, target=list(a.target))
-    g.then(["shield_check"])
+    g.then(ShieldCheck())
 
 
 def validate_show(g, a: ShowCard) -> None:
@@ -103,7 +104,7 @@ def perform_show(g, a: ShowCard) -> None:
     card = g.state.card_at(a.target)
     g.state.show_all(card)
     g.emit("shown", "6.4.1", also=("6.4.2",), player=a.target[0], slot=a.target[1], card=card, by=a.player)
-    g.then(["shield_check"])
+    g.then(ShieldCheck())
 
 
 # --- the blind-swap bird (6.5) and the Macaw (6.6) --------------------------------------------------
@@ -138,7 +139,7 @@ def swap_cards(g, player: int, first, second, clause: str) -> None:
 
 def perform_blind_swap(g, a: BlindSwap) -> None:
     swap_cards(g, a.player, a.first, a.second, "6.5.1")
-    g.then(["shield_check"])
+    g.then(ShieldCheck())
 
 
 def validate_macaw_look(g, a: MacawLook) -> None:
@@ -156,7 +157,7 @@ def perform_macaw_look(g, a: MacawLook) -> None:
         g.ask("macaw_swap", a.player, first=list(a.first), second=list(a.second))
     else:
         g.emit("swap_impossible", "4.2.7", ruling="R-12", player=a.player)
-        g.then(["shield_check"])
+        g.then(ShieldCheck())
 
 
 def validate_macaw_swap(g, a: MacawSwap) -> None:
@@ -170,7 +171,7 @@ def perform_macaw_swap(g, a: MacawSwap) -> None:
         swap_cards(g, a.player, tuple(d["first"]), tuple(d["second"]), "6.6.1")
     else:
         g.emit("swap_declined", "6.6.1", player=a.player)
-    g.then(["shield_check"])
+    g.then(ShieldCheck())
 
 
 # --- Toco Toucan (6.7) -----------------------------------------------------------------------------
@@ -188,38 +189,38 @@ def validate_toco(g, a: TocoAdd) -> None:
 
 def perform_toco(g, a: TocoAdd) -> None:
     g.emit("toco_target", "6.7.1", also=("6.7.2",), player=a.player, rival=a.rival)
-    g.then(["toco_draw", a.player, a.rival])
+    g.then(TocoDraw(a.player, a.rival))
 
 
 def step_toco_draw(g, player: int, rival: int) -> None:
     """6.7.1: the top deck card, unseen, goes to the rival, who picks the empty slot (6.7.2: no power)."""
-    card = deck.draw(g, ["toco_draw", player, rival])
+    card = deck.draw(g, TocoDraw(player, rival))
     if card is None:
         if g.state.pending is None:
-            g.then(["shield_check"])
+            g.then(ShieldCheck())
         return
     g.state.moved.add(card)  # ruling R-08
-    g.then(["place", rival, card, player, "6.7.1"], ["shield_check"])
+    g.then(PlaceCard(rival, card, player, "6.7.1"), ShieldCheck())
 
 
 # --- Shoebill (6.9) --------------------------------------------------------------------------------
-def step_shoebill_draw(g, player: int, drawn: list) -> None:
+def step_shoebill_draw(g, player: int, drawn: tuple[str | None, ...]) -> None:
     """6.9.2: draw two cards one by one (a recycle may come between them, 7.1.7) and look at them."""
     s = g.state
     if len(drawn) < 2:
-        card = deck.draw(g, ["shoebill_draw", player, drawn])
+        card = deck.draw(g, ShoebillDraw(player, drawn))
         if s.pending is not None:
             return
         if card is not None:
             s.see(card, player)
-        g.then(["shoebill_draw", player, drawn + [card]])
+        g.then(ShoebillDraw(player, (*drawn, card)))
         return
     cards = [c for c in drawn if c is not None]
     own, rival = shoebill_options(g, player)
     if not cards or (not own and not rival):  # 6.9.6: nothing possible, drawn cards go under
         s.under.extend(cards)
         g.emit("power_without_effect", "6.9.6", player=player, power="double_replace", slid_under=len(cards))
-        g.then(["shield_check"])
+        g.then(ShieldCheck())
         return
     g.ask("shoebill", player, cards=cards)
 
@@ -293,7 +294,7 @@ def perform_shoebill(g, a: ShoebillReplace) -> None:
     s.under.extend(unused)  # 6.9.6: a drawn card that cannot be used
     if unused:
         g.emit("slid_under", "6.9.6", also=("6.9.5",), player=a.player, count=len(unused))
-    g.then(["shield_check"])
+    g.then(ShieldCheck())
 
 
 def _shoebill_put(g, player: int, target, card: str) -> None:
@@ -352,10 +353,10 @@ def legal_shoebill(g):
 
 
 STEPS = {
-    "discard_power": step_discard_power,
-    "power": step_power,
-    "toco_draw": step_toco_draw,
-    "shoebill_draw": step_shoebill_draw,
+    DiscardPower: step_discard_power,
+    Power: step_power,
+    TocoDraw: step_toco_draw,
+    ShoebillDraw: step_shoebill_draw,
 }
 ANSWERS = {
     ("white_pelican", PeekAt): (validate_peek, perform_peek),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from baobei_ref.agenda import RoundStart, ScoreRound
+
 
 def round_total(g, player: int) -> int:
     """5.1.1: the sum of the values left in the zone; the Golden Toucan counts -5; no cards is 0 (B.1)."""
@@ -63,7 +65,7 @@ def _game_end(g, scores: dict[int, int], clause: str) -> None:
     g.emit("decisive_round", "5.4.1", ruling="R-07", players=best)
     s.players, s.decisive, s.first = sorted(best), True, None
     s.round += 1
-    g.then(["round_start"])
+    g.then(RoundStart())
 
 
 def _after_decisive_round(g, scores: dict[int, int]) -> None:
@@ -79,9 +81,9 @@ def _next_round(g, scores: dict[int, int]) -> None:
     s.first = next(p for p in order if scores[p] == high)
     s.round += 1
     g.emit("next_round", "2.4.1", also=("5.3.2",), first=s.first)
-    g.then(["round_start"])
+    g.then(RoundStart())
 
 
-STEPS = {"score_round": step_score_round}
+STEPS = {ScoreRound: step_score_round}
 ANSWERS: dict = {}
 LEGAL = {"game_over": lambda g: []}

@@ -13,6 +13,7 @@ below the named discard cards (``rest="discard"``), so the 66 cards are always a
 
 from __future__ import annotations
 
+from baobei_ref.agenda import TurnStart
 from baobei_ref.errors import RuleError
 from baobei_ref.game import Game
 from baobei_ref.state import Decision
@@ -101,6 +102,6 @@ def position(
         s.pending = Decision("drawn", active)
     else:
         s.pending = None
-        s.agenda.append(["turn_start"])
+        s.agenda.append(TurnStart())
         g.run()
     return g

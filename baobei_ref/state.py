@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from baobei_ref.agenda import Step
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -68,13 +70,14 @@ class State:
     round_zones: dict[int, list[str | None]] | None = None  # the final table of the last scored round (5.1.1)
     bao: int | None = None  # the BAO caller of this round
     shield: str = "none"  # none | armed (BAO called, no rival modification yet) | active
-    shield_touched: bool = False  # a rival modified the caller's zone in the action under way
+    shield_touched: bool = False  # a rival modified the caller's zone in the action under way (private)
     recycles: int = 0
     final_phase: bool = False
     last_turns: list[int] | None = None  # players still owed a last turn (BAO or final phase)
     moved: set[str] = field(default_factory=set)  # cards moved by powers this turn (6.11.1)
     pending: Decision = field(default_factory=lambda: Decision("first_player"))
-    agenda: list[list] = field(default_factory=list)  # steps still to run, next one last
+    agenda: list[Step] = field(default_factory=list)  # steps still to run, next one last (private)
+    plucking: tuple[int, tuple[tuple[int, int], ...]] | None = None  # a successful pluck until its shield check
     winner: int | None = None
 
     def slots(self, player: int) -> list[str | None]:

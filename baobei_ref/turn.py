@@ -6,6 +6,19 @@ from itertools import permutations
 
 from baobei_ref import deck, pluck, zones
 from baobei_ref.actions import ChooseFirstPlayer, Discard, Draw, InitialPeek, Keep, Shuffle, TakeDiscard
+from baobei_ref.agenda import (
+    Deal,
+    DiscardPower,
+    Flip,
+    InitialPeeks,
+    NextTurn,
+    RoundStart,
+    ScoreRound,
+    TurnDraw,
+    TurnEnd,
+    TurnStart,
+    Window,
+)
 from baobei_ref.readings import reading
 
 
@@ -45,7 +58,7 @@ def validate_shuffle(g, a: Shuffle) -> None:
 def perform_deal_shuffle(g, a: Shuffle) -> None:
     g.state.deck = list(reversed(a.order))
     g.state.box = []
-    g.then(["deal"])
+    g.then(Deal())
 
 
 def step_deal(g) -> None:
@@ -61,7 +74,7 @@ def step_deal(g) -> None:
         s.zones[p].append(s.deck.pop())
     g.emit("dealt", "2.1.1", also=("5.4.1",) if s.decisive else ("2.1.2",) if len(s.players) == 2 else ("2.1.3",),
            cards_each=n)
-    g.then(["initial_peek", 0])
+    g.then(InitialPeeks(0))
 
 
 def step_initial_peek(g, index: int) -> None:
@@ -69,7 +82,7 @@ def step_initial_peek(g, index: int) -> None:
     if index < len(s.players):
         g.ask("initial_peek", s.players[index], count=g.params.initial_peek)
     else:
-        g.then(["flip"])
+        g.then(Flip())
 
 
 def validate_initial_peek(g, a: InitialPeek) -> None:
@@ -87,7 +100,7 @@ def perform_initial_peek(g, a: InitialPeek) -> None:
     for slot in a.slots:
         s.see(s.zones[a.player][slot - 1], a.player)
     g.emit("initial_peek", "2.2.1", player=a.player, slots=list(a.slots))
-    g.then(["initial_peek", s.players.index(a.player) + 1])
+    g.then(InitialPeeks(s.players.index(a.player) + 1))
 
 
 def step_flip(g) -> None:
@@ -98,7 +111,7 @@ def step_flip(g) -> None:
     s.show_all(card)
     g.emit("neutral_discard", "2.3.1", also=("3.2.7",), card=card)
     s.active, s.turn = s.first, 1
-    g.then(["turn_start"])
+    g.then(TurnStart())
 
 
 # --- the turn (2.6 - 2.8) ------------------------------------------------------------------------
@@ -112,7 +125,7 @@ def step_turn_start(g) -> None:
     # R-09: with no card to draw, a player with cards may still take the discard; reading B skips the turn
     if not can_draw(g) and (s.count(s.active) == 0 or reading(g.params, "R-09") == "B"):
         g.emit("turn_without_action", "7.1.8", ruling="R-09", also=("B.6",), player=s.active)
-        g.then(["end_turn"])
+        g.then(TurnEnd())
     else:
         g.ask("turn", s.active)
 
@@ -123,13 +136,13 @@ def validate_draw(g, a: Draw) -> None:
 
 
 def perform_draw(g, a: Draw) -> None:
-    g.then(["draw_turn"])
+    g.then(TurnDraw())
 
 
 def step_draw_turn(g) -> None:
     """2.7.1: draw the top card and look at it in secret."""
     s = g.state
-    card = deck.draw(g, ["draw_turn"])
+    card = deck.draw(g, TurnDraw())
     if card is None:
         return  # waiting for the recycle shuffle
     s.drawn = card
@@ -150,7 +163,7 @@ def _replace_and_discard(g, a: TakeDiscard | Keep, card: str, discard_clause: st
     opens, 2.8.5) and activates no power (2.8.6, 6.1.5)."""
     old = zones.replace(g.state, a.player, a.slot, card, by=a.player)
     normal_discard(g, old, discard_clause)
-    g.then(["window", old], ["end_turn"])
+    g.then(Window(old), TurnEnd())
 
 
 def validate_take(g, a: TakeDiscard) -> None:
@@ -185,7 +198,7 @@ def perform_discard(g, a: Discard) -> None:
     s = g.state
     card, s.drawn = s.drawn, None
     normal_discard(g, card, "2.7.4")
-    g.then(["window", card], ["discard_power", card], ["end_turn"])
+    g.then(Window(card), DiscardPower(card), TurnEnd())
 
 
 NORMAL_DISCARD_ALSO = {  # the discard opens a window (3.2.3); the direct discard's power waits (2.7.5)
@@ -209,13 +222,13 @@ def step_next_turn(g) -> None:
     s = g.state
     if s.last_turns is not None:
         if not s.last_turns:
-            g.then(["score_round"])
+            g.then(ScoreRound())
             return
         s.active = s.last_turns.pop(0)
     else:
         s.active = s.rivals(s.active)[0]
     s.turn += 1
-    g.then(["turn_start"])
+    g.then(TurnStart())
 
 
 # --- legal actions ----------------------------------------------------------------------------
@@ -243,13 +256,13 @@ def legal_chance(g):
 
 
 STEPS = {
-    "round_start": step_round_start,
-    "deal": step_deal,
-    "initial_peek": step_initial_peek,
-    "flip": step_flip,
-    "turn_start": step_turn_start,
-    "draw_turn": step_draw_turn,
-    "next_turn": step_next_turn,
+    RoundStart: step_round_start,
+    Deal: step_deal,
+    InitialPeeks: step_initial_peek,
+    Flip: step_flip,
+    TurnStart: step_turn_start,
+    TurnDraw: step_draw_turn,
+    NextTurn: step_next_turn,
 }
 ANSWERS = {
     ("first_player", ChooseFirstPlayer): (validate_first_player, perform_first_player),

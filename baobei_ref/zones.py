@@ -11,9 +11,14 @@ from __future__ import annotations
 from baobei_ref.state import State
 
 
+def rival_modification(s: State, owner: int, by: int) -> bool:
+    """4.2.3: ``by`` changing ``owner``'s zone is a rival modification of the caller's while the shield is armed."""
+    return s.shield == "armed" and owner == s.bao and by != s.bao
+
+
 def _touch(s: State, owner: int, by: int) -> None:
     """4.2.3: adding, removing, replacing, swapping or moving a caller's card is a modification."""
-    if s.shield == "armed" and owner == s.bao and by != s.bao:
+    if rival_modification(s, owner, by):
         s.shield_touched = True
 
 

@@ -137,12 +137,13 @@ def setup_state(options: dict, spec: Spec | None = None) -> dict:
         "round_zones": None,
         "bao": bao,
         "shield": options.get("shield") or ("armed" if bao is not None else "none"),
-        "shield_touched": False,
         "recycles": options.get("recycles", 0),
         "final_phase": final_phase,
         "last_turns": None if last_turns is None else list(last_turns),
         "moved": [],
         "pending": pending,
-        "agenda": [],
+        "owed_powers": [],  # a setup position is at the start of a turn: nothing of an action is owed yet
+        "pluck": None,
+        "drawing": None,
         "winner": None,
     }

@@ -111,7 +111,8 @@ def event_expectations(ref: list[dict], eng: list[dict]) -> list[str]:
 
 
 def placed_cards(state: dict) -> Counter:
-    """Where the canonical state says each card is: zones, deck, piles, the box, the hand, a pending decision."""
+    """Where the canonical state says each card is: zones, deck, piles, the box, the hand, a pending decision,
+    the Shoebill's first card while a recycle interrupts its second draw."""
     cards = [c["card"] for zone in state["zones"].values() for c in zone if c is not None]
     cards += state["deck"] + state["discard"] + state["under"] + state.get("box", [])
     if state.get("drawn"):
@@ -120,6 +121,7 @@ def placed_cards(state: dict) -> Counter:
     if pending["kind"] not in CHANCE:
         data = pending.get("data") or {}
         cards += ([data["card"]] if isinstance(data.get("card"), str) else []) + list(data.get("cards") or [])
+    cards += list((state.get("drawing") or {}).get("cards") or [])
     return Counter(cards)
 
 

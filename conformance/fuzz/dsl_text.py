@@ -73,12 +73,11 @@ def _claim(pluck: A.Pluck) -> str:
 
 def representable(state: dict) -> bool:
     """A position a DSL ``setup`` block can state: every seat playing, not a decisive round, at the start of
-    the active player's turn or holding the card just drawn, nothing scheduled."""
+    the active player's turn or holding the card just drawn (so nothing of an action is owed)."""
     pending = state["pending"]["kind"]
     return (
         not state["decisive"]
         and state["players"] == list(range(state["seats"]))
-        and not state.get("agenda")
         and not state["box"]
         and (pending == "turn" and state["drawn"] is None or pending == "drawn" and state["drawn"] is not None)
         and state["pending"]["player"] == state["active"]

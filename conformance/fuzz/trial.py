@@ -18,7 +18,7 @@ from baobei_conform.fuzz.choices import Choices
 from baobei_conform.fuzz.dsl_text import action_text
 from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose, guarded, near_miss
 from baobei_conform.fuzz.positions import Start, played_position
-from baobei_conform.runner.diff import first_difference, observable
+from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.engine import params_with
 from baobei_conform.runner.run import StepFailed, resolve_shuffle
 from baobei_ref import Game, RuleError, action_from_json
@@ -283,7 +283,7 @@ class Trial:
                 answer = "accepted it" if applied[1] is None else f"answered {applied[1]!r}"
                 self._found(compare.Problem("probe", f"{wrong.to_json()} must be refused with {code!r}; the engine "
                                                      f"{answer}"), clauses, wrong, code, upto)
-            if observable(after) != observable(before):
+            if after != before:
                 self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
                                             + first_difference(before, after)), clauses, wrong, code, upto)
         pipe.submit([("state",), ("apply", wrong.to_json()), ("state",)], check)
@@ -299,7 +299,7 @@ class Trial:
             self.played.append(wrong)
             self.final = after
             return after
-        if observable(after) != observable(before):
+        if after != before:
             self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
                                         + first_difference(before, after)), probe=wrong, code=applied[1])
         return None
@@ -311,10 +311,9 @@ class Trial:
         if _value(applied)[1] is not None:
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
             self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
-        if observable(_value(back)) != observable(state):
+        if _value(back) != state:
             self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
-                                        + first_difference(observable(state),
-                                                                   observable(_value(back)))))
+                                        + first_difference(state, _value(back))))
 
     def _params(self) -> dict | None:
         return (self.start.step or {}).get("params") if self.start else None
@@ -351,7 +350,7 @@ class Trial:
         self.coverage.clauses.update(clauses)
         self.coverage.actions += 1
         players = ref.state.players if self.views else []
-        expected = observable(ref.to_json())
+        expected = ref.to_json()
         views = [ref.view(p) for p in players]
         legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
         small = 0 < len(legal) <= LEGAL_LIST_LIMIT
@@ -380,8 +379,8 @@ class Trial:
                 "events", f"events: reference {[compare.event_key(e) for e in events]}, engine "
                           f"{[compare.event_key(e) for e in engine_events]}",
                 compare.event_expectations(events, engine_events)))
-        if observable(state) != expected:
-            problems.append(compare.Problem("state", first_difference(expected, observable(state)),
+        if state != expected:
+            problems.append(compare.Problem("state", first_difference(expected, state),
                                             compare.state_expectations(expected, state)))
         for player, want, view in zip(players, views, engine_views, strict=True):
             if view != want:
@@ -413,13 +412,12 @@ class Trial:
         self.played = played
         results = execute(self.engine, [("apply", a.to_json()) for a in played] + [("state",)])
         refused = [i for i, r in enumerate(results[:-1]) if isinstance(r, Exception) or r[1] is not None]
-        if refused or observable(_value(results[-1])) != observable(self.final):
+        if refused or _value(results[-1]) != self.final:
             where = f"action {refused[0] + 1} was refused" if refused else first_difference(
-                observable(self.final), observable(_value(results[-1])))
+                self.final, _value(results[-1]))
             self._found(compare.Problem("determinism", "replaying the same actions from the same start gave "
                                                        f"another game: {where}"))
         back = execute(self.engine, [("setup", self.final, (start.step or {}).get("params")), ("state",)])
-        if observable(_value(back[1])) != observable(self.final):
+        if _value(back[1]) != self.final:
             self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
-                                        + first_difference(observable(self.final),
-                                                                   observable(_value(back[1])))))
+                                        + first_difference(self.final, _value(back[1]))))

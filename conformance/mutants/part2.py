@@ -14,6 +14,7 @@ from baobei_ref.actions import (
     PeekAt,
     TakeDiscard,
 )
+from baobei_ref.agenda import DiscardPower, InitialPeeks, Power, RoundStart, TurnEnd, TurnStart, Window
 
 
 @mutant("2.1.2", "2.1.1")
@@ -38,7 +39,7 @@ def deal_in_blocks():
             for _ in range(n):
                 s.zones[p].append(s.deck.pop())
         g.emit("dealt", "2.1.1", cards_each=n)
-        g.then(["initial_peek", 0])
+        g.then(InitialPeeks(0))
     step("deal", deal)
 
 
@@ -64,7 +65,7 @@ def neutral_discard_power():
     """The card turned up at the deal activates its power for the first player."""
     def flip(old, g):
         old(g)
-        g.state.agenda.append(["discard_power", g.state.discard[-1]])
+        g.state.agenda.append(DiscardPower(g.state.discard[-1]))
     step("flip", flip)
 
 
@@ -79,7 +80,7 @@ def next_round_tie_later_player():
         high = max(scores.values())
         s.first = [p for p in order if scores[p] == high][-1]
         s.round += 1
-        g.then(["round_start"])
+        g.then(RoundStart())
     scoring._next_round = wrong
 
 
@@ -102,7 +103,7 @@ def turns_counter_clockwise():
             return old(g)
         s.active = s.rivals(s.active)[-1]
         s.turn += 1
-        g.then(["turn_start"])
+        g.then(TurnStart())
     step("next_turn", next_turn)
 
 
@@ -213,7 +214,7 @@ def zero_cards_skip_turn():
         s = g.state
         if s.count(s.active) == 0:
             s.moved.clear()
-            g.then(["end_turn"])
+            g.then(TurnEnd())
         else:
             old(g)
     step("turn_start", start)
@@ -260,7 +261,7 @@ def kept_old_card_slid_under():
         old = zones.replace(s, a.player, a.slot, card, by=a.player)
         s.under.append(old)
         g.emit("kept", "2.7.3", player=a.player, slot=a.slot)
-        g.then(["end_turn"])
+        g.then(TurnEnd())
     answer("drawn", Keep, perform=perform)
 
 
@@ -271,7 +272,7 @@ def direct_discard_opens_no_window():
         s = g.state
         card, s.drawn = s.drawn, None
         turn.normal_discard(g, card, "2.7.4")
-        g.then(["discard_power", card], ["end_turn"])
+        g.then(DiscardPower(card), TurnEnd())
     answer("drawn", Discard, perform=perform)
 
 
@@ -282,7 +283,7 @@ def direct_discard_power_before_window():
         s = g.state
         card, s.drawn = s.drawn, None
         turn.normal_discard(g, card, "2.7.4")
-        g.then(["discard_power", card], ["window", card], ["end_turn"])
+        g.then(DiscardPower(card), Window(card), TurnEnd())
     answer("drawn", Discard, perform=perform)
 
 
@@ -310,7 +311,7 @@ def take_discard_into_empty_slot():
         s = g.state
         if s.card_at((a.player, a.slot)) is None:
             zones.add(s, a.player, a.slot, s.discard.pop(), by=a.player)
-            g.then(["end_turn"])
+            g.then(TurnEnd())
         else:
             perform(g, a)
     answer("turn", TakeDiscard, validate=validate, perform=wrong)
@@ -325,7 +326,7 @@ def taken_card_to_a_new_slot():
         old = zones.remove(s, a.player, a.slot, by=a.player)
         zones.add(s, a.player, len(s.zones[a.player]) + 1, card, by=a.player)
         turn.normal_discard(g, old, "2.8.4")
-        g.then(["window", old], ["end_turn"])
+        g.then(Window(old), TurnEnd())
     answer("turn", TakeDiscard, perform=perform)
 
 
@@ -337,7 +338,7 @@ def taken_replaced_card_slid_under():
         card = s.discard.pop()
         s.under.append(zones.replace(s, a.player, a.slot, card, by=a.player))
         g.emit("took_discard", "2.8.3", player=a.player, slot=a.slot, card=card)
-        g.then(["end_turn"])
+        g.then(TurnEnd())
     answer("turn", TakeDiscard, perform=perform)
 
 
@@ -349,7 +350,7 @@ def take_discard_opens_no_window():
         card = s.discard.pop()
         old = zones.replace(s, a.player, a.slot, card, by=a.player)
         turn.normal_discard(g, old, "2.8.4")
-        g.then(["end_turn"])
+        g.then(TurnEnd())
     answer("turn", TakeDiscard, perform=perform)
 
 
@@ -357,7 +358,7 @@ def take_discard_opens_no_window():
 def power_of_card_replaced_by_take():
     """Taking the discard activates the power of the replaced card, which goes face up."""
     def extra(g, a):
-        g.then(["power", a.player, g.state.discard[-1], "2.8.6"])
+        g.then(Power(a.player, g.state.discard[-1], "2.8.6"))
     then_also("turn", TakeDiscard, extra)
 
 
@@ -375,7 +376,7 @@ def zero_cards_take_the_discard():
         s = g.state
         if s.count(a.player) == 0:
             zones.add(s, a.player, len(s.zones[a.player]) + 1, s.discard.pop(), by=a.player)
-            g.then(["end_turn"])
+            g.then(TurnEnd())
         else:
             perform(g, a)
     answer("turn", TakeDiscard, validate=validate, perform=wrong)
@@ -434,5 +435,5 @@ def initial_peek_reverse_order():
     def wrong(g, a):
         s = g.state
         perform(g, a)
-        s.agenda[-1] = ["initial_peek", len(s.players) - s.players.index(a.player)]
+        s.agenda[-1] = InitialPeeks(len(s.players) - s.players.index(a.player))
     answer("initial_peek", InitialPeek, perform=wrong)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from baobei_conform.mutants.patching import answer, claims_excused, mutant, original, placed_seen, resolution, step
 from baobei_ref import cards, game, pluck, zones
 from baobei_ref.actions import Pluck
+from baobei_ref.agenda import GiftOwed, Penalty, Power, Step, Window
 from baobei_ref.errors import RuleError
 
 
@@ -13,7 +16,7 @@ def _family(catalog, card):
 
 
 def _without(steps, name):
-    return [s for s in steps if s[0] != name]
+    return [s for s in steps if s.name != name]
 
 
 @mutant("3.1.1", "3.5.1", "3.5.5")
@@ -27,7 +30,7 @@ def removed_card_opens_a_window():
     """A card removed by a pluck lands face up and opens a new window (chained plucks)."""
     def fix(g, a, steps):
         if a.success:
-            steps.insert(-1 if a.own_draw else len(steps), ["window", g.state.discard[-1]])
+            steps.insert(-1 if a.own_draw else len(steps), Window(g.state.discard[-1]))
         return steps
     resolution(fix)
 
@@ -80,7 +83,7 @@ def failed_attempt_keeps_window_open():
     """After a failed claim in a window the others may still claim on the same reference."""
     def fix(g, a, steps):
         if not a.success and not a.own_draw:
-            steps.append(["window", a.reference])
+            steps.append(Window(a.reference))
         return steps
     resolution(fix)
 
@@ -90,7 +93,7 @@ def success_keeps_window_open():
     """After a successful claim in a window the others may still claim on the same reference."""
     def fix(g, a, steps):
         if a.success and not a.own_draw:
-            steps.append(["window", a.reference])
+            steps.append(Window(a.reference))
         return steps
     resolution(fix)
 
@@ -157,7 +160,7 @@ def claim_on_empty_slot_is_a_failure():
 
     def wrong(g, a):
         if any(g.state.card_at(t) is None for t in a.targets):
-            g.then(["penalty", a.player])
+            g.then(Penalty(a.player))
         else:
             perform(g, a)
     answer("window", Pluck, validate=lenient, perform=wrong)
@@ -257,7 +260,7 @@ def removed_power_to_active_player():
     """The power of a card removed in a window goes to the active player, not the plucker."""
     def fix(g, a, steps):
         if not a.own_draw:
-            steps = [[x[0], g.state.active, *x[2:]] if x[0] == "power" else x for x in steps]
+            steps = [replace(x, player=g.state.active) if isinstance(x, Power) else x for x in steps]
         return steps
     resolution(fix)
 
@@ -266,9 +269,9 @@ def removed_power_to_active_player():
 def powers_before_gifts():
     """The powers of a pluck resolve before the gifts are given."""
     def fix(g, a, steps):
-        gifts = [x for x in steps if x[0] == "gift"]
-        return [x for x in steps if x[0] != "gift" and x[0] != "end_turn"] + gifts + [
-            x for x in steps if x[0] == "end_turn"]
+        gifts = [x for x in steps if x.name == "gift"]
+        return [x for x in steps if x.name != "gift" and x.name != "end_turn"] + gifts + [
+            x for x in steps if x.name == "end_turn"]
     resolution(fix)
 
 
@@ -355,7 +358,7 @@ def failed_reference_power():
     """The drawn card discarded after a failed own-draw pluck activates its power."""
     def fix(g, a, steps):
         if not a.success and a.own_draw:
-            steps.insert(0, ["power", a.player, a.reference, "3.5.4"])
+            steps.insert(0, Power(a.player, a.reference, "3.5.4"))
         return steps
     resolution(fix)
 
@@ -365,7 +368,7 @@ def failed_reference_opens_window():
     """The drawn card discarded after a failed own-draw pluck opens a window."""
     def fix(g, a, steps):
         if not a.success and a.own_draw:
-            steps.insert(-1, ["window", a.reference])
+            steps.insert(-1, Window(a.reference))
         return steps
     resolution(fix)
 
@@ -393,10 +396,18 @@ def penalty_card_power():
     def penalty(old, g, player):
         before = len(g.state.agenda)
         old(g, player)
-        if len(g.state.agenda) > before and g.state.agenda[-1][0] == "place":
-            card = g.state.agenda[-1][2]
-            g.state.agenda.insert(-1, ["power", player, card, "3.5.8"])
+        if len(g.state.agenda) > before and g.state.agenda[-1].name == "place":
+            card = g.state.agenda[-1].card
+            g.state.agenda.insert(-1, Power(player, card, "3.5.8"))
     step("penalty", penalty)
+
+
+@dataclass(frozen=True, slots=True)
+class LateDiscard(Step):
+    """The misreading's own step: discard the drawn ``card`` after the penalty draw."""
+
+    name = "late_discard"
+    card: str
 
 
 @mutant("3.5.9", "7.1.7")
@@ -407,13 +418,13 @@ def penalty_drawn_before_reference_discarded():
         g.state.drawn = None
         g.state.discard.append(card)
 
-    game.STEPS["late_discard"] = late
+    game.STEPS[LateDiscard] = late
 
     def fix(g, a, steps):
         if not a.success and a.own_draw:
             s = g.state
             s.drawn = s.discard.pop()
-            steps.insert(steps.index(["penalty", a.player]) + 1, ["late_discard", a.reference])
+            steps.insert(steps.index(Penalty(a.player)) + 1, LateDiscard(a.reference))
         return steps
     resolution(fix)
 
@@ -475,10 +486,10 @@ def double_same_rival_one_gift():
     def fix(g, a, steps):
         out, given = [], set()
         for x in steps:
-            if x[0] == "gift" and x[2] in given:
+            if isinstance(x, GiftOwed) and x.rival in given:
                 continue
-            if x[0] == "gift":
-                given.add(x[2])
+            if isinstance(x, GiftOwed):
+                given.add(x.rival)
             out.append(x)
         return out
     resolution(fix)
@@ -489,7 +500,7 @@ def double_first_card_power():
     """A successful double pluck activates the power of the first removed card."""
     def fix(g, a, steps):
         if a.success and len(a.targets) == 2:
-            steps = [[*x[:2], a.cards[0], x[3]] if x[0] == "power" else x for x in steps]
+            steps = [replace(x, card=a.cards[0]) if isinstance(x, Power) else x for x in steps]
         return steps
     resolution(fix)
 
@@ -499,8 +510,8 @@ def double_also_reference_power():
     """A successful own-draw double pluck also activates the drawn reference's power, first."""
     def fix(g, a, steps):
         if a.success and a.own_draw and len(a.targets) == 2:
-            i = next(i for i, x in enumerate(steps) if x[0] == "shield_check")
-            steps.insert(i + 1, ["power", a.player, a.reference, "6.10.3"])
+            i = next(i for i, x in enumerate(steps) if x.name == "shield_check")
+            steps.insert(i + 1, Power(a.player, a.reference, "6.10.3"))
         return steps
     resolution(fix)
 
@@ -510,7 +521,7 @@ def double_failure_two_penalties():
     """A failed double pluck costs one penalty card per target."""
     def fix(g, a, steps):
         if not a.success and len(a.targets) == 2:
-            steps.insert(0, ["penalty", a.player])
+            steps.insert(0, Penalty(a.player))
         return steps
     resolution(fix)
 
@@ -577,7 +588,7 @@ def void_simultaneous_claims_penalized():
         losers = [c.player for c in valid if c is not winner
                   and not all(g.catalog.matches(reference, s.card_at(t)) for t in c.targets)]
         perform(g, a)
-        g.then(*[["penalty", p] for p in losers])
+        g.then(*[Penalty(p) for p in losers])
     answer("window", pluck.SimultaneousPlucks, perform=wrong)
 
 
@@ -585,7 +596,7 @@ def void_simultaneous_claims_penalized():
 def double_gifts_in_reverse_order():
     """The gifts of a double pluck on two rivals are given in reverse target order (ruling R-25)."""
     def fix(g, a, steps):
-        gifts = [x for x in steps if x[0] == "gift"]
+        gifts = [x for x in steps if x.name == "gift"]
         if len(gifts) == 2:
             i, j = steps.index(gifts[0]), steps.index(gifts[1])
             steps[i], steps[j] = steps[j], steps[i]

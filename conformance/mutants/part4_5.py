@@ -16,6 +16,7 @@ from baobei_conform.mutants.patching import (
 )
 from baobei_ref import bao, cards, game, powers, scoring, zones
 from baobei_ref.actions import CallBao, MacawLook, PeekAt, ShowCard
+from baobei_ref.agenda import NextTurn, RoundStart, ShieldCheck, TurnEnd, Window
 
 
 @mutant("4.1.2")
@@ -34,11 +35,11 @@ def bao_while_window_open():
         g.require(a.player == g.state.active and bao.bao_allowed(g.state), "bao_not_allowed", "no", "4.1.2")
 
     def call(g, a):
-        g.state.agenda.append(["window", g.state.pending.data["reference"]])
-        g.state.agenda = [x for x in g.state.agenda if x != ["end_turn"]]
+        g.state.agenda.append(Window(g.state.pending.data["reference"]))
+        g.state.agenda = [x for x in g.state.agenda if x != TurnEnd()]
         perform(g, a)
-        g.state.agenda.remove(["next_turn"])
-        g.state.agenda.insert(0, ["next_turn"])
+        g.state.agenda.remove(NextTurn())
+        g.state.agenda.insert(0, NextTurn())
     game.ANSWERS[("window", CallBao)] = (validate, call)
 
 
@@ -117,9 +118,9 @@ def shield_after_pluck_powers():
     from baobei_conform.mutants.patching import resolution
 
     def fix(g, a, steps):
-        rest = [x for x in steps if x[0] != "shield_check"]
-        end = [x for x in rest if x[0] == "end_turn"]
-        return [x for x in rest if x[0] != "end_turn"] + [["shield_check"]] + end
+        rest = [x for x in steps if x.name != "shield_check"]
+        end = [x for x in rest if x.name == "end_turn"]
+        return [x for x in rest if x.name != "end_turn"] + [ShieldCheck()] + end
     resolution(fix)
 
 
@@ -296,7 +297,7 @@ def decisive_tie_replayed_by_all():
             s = g.state
             s.players, s.first = list(range(s.seats)), None
             s.round += 1
-            g.then(["round_start"])
+            g.then(RoundStart())
         else:
             scoring._game_end(g, scores, "5.4.1")
     scoring._after_decisive_round = after

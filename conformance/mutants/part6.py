@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from baobei_conform.mutants.patching import (
     answer,
     looks_refused,
@@ -14,6 +16,7 @@ from baobei_conform.mutants.patching import (
 )
 from baobei_ref import cards, game, powers, zones
 from baobei_ref.actions import BlindSwap, Gift, MacawLook, MacawSwap, PeekAt, ShoebillReplace, ShowCard, TocoAdd
+from baobei_ref.agenda import DiscardPower, Power, Window
 
 
 @mutant("6.1.2")
@@ -32,26 +35,27 @@ def discard_power_to_plucker():
         plucker = next((e.data["player"] for e in g.events if e.kind == "pluck" and e.data.get("success")), None)
         if plucker is None or not g.catalog.power(card):
             return old(g, card)
-        g.then(["power", plucker, card, "6.1.2"])
+        g.then(Power(plucker, card, "6.1.2"))
     step("discard_power", discard_power)
 
 
 @mutant("6.1.3", "6.10.3")
 def own_draw_reference_no_power():
     """A successful own-draw pluck does not activate the drawn reference's power."""
-    resolution(lambda g, a, steps: [x for x in steps if not (x[0] == "power" and x[3] == "6.10.3")])
+    resolution(lambda g, a, steps: [x for x in steps if not (isinstance(x, Power) and x.clause == "6.10.3")])
 
 
 @mutant("6.1.4", "3.3.7", "6.10.4", "6.10.5")
 def removed_card_no_power():
     """A card removed by a single pluck does not activate its power."""
-    resolution(lambda g, a, steps: [x for x in steps if not (x[0] == "power" and x[3] in ("6.10.4", "6.10.5"))])
+    resolution(lambda g, a, steps: [x for x in steps
+                                    if not (isinstance(x, Power) and x.clause in ("6.10.4", "6.10.5"))])
 
 
 @mutant("6.1.5", "2.5.5")
 def swapped_card_power():
     """A card moved by a blind swap activates its power for the one who swapped (FAQ-15)."""
-    then_also("blind_swap", BlindSwap, lambda g, a: g.then(["power", a.player, g.state.card_at(a.first), "6.1.5"]))
+    then_also("blind_swap", BlindSwap, lambda g, a: g.then(Power(a.player, g.state.card_at(a.first), "6.1.5")))
 
 
 @mutant("6.1.5", "3.4.5")
@@ -62,7 +66,7 @@ def gift_power():
     def wrong(g, a):
         d = dict(g.state.pending.data)
         perform(g, a)
-        g.then(["power", d["rival"], g.state.card_at((d["rival"], d["slot"])), "6.1.5"])
+        g.then(Power(d["rival"], g.state.card_at((d["rival"], d["slot"])), "6.1.5"))
     answer("gift", Gift, perform=wrong)
 
 
@@ -71,7 +75,7 @@ def shown_failed_target_power():
     """The target shown by a failed pluck activates its power for its owner."""
     def fix(g, a, steps):
         if not a.success:
-            steps += [["power", t[0], c, "6.1.5"] for t, c in zip(a.targets, a.cards, strict=True)]
+            steps += [Power(t[0], c, "6.1.5") for t, c in zip(a.targets, a.cards, strict=True)]
         return steps
     resolution(fix)
 
@@ -79,8 +83,8 @@ def shown_failed_target_power():
 @mutant("6.2.2", "6.4.2")
 def brown_pelican_shown_power():
     """A card shown by a Brown Pelican activates its power for its owner."""
-    then_also("brown_pelican", ShowCard, lambda g, a: g.then(["power", a.target[0], g.state.card_at(a.target),
-                                                               "6.4.2"]))
+    then_also("brown_pelican", ShowCard, lambda g, a: g.then(Power(a.target[0], g.state.card_at(a.target),
+                                                               "6.4.2")))
 
 
 @mutant("6.4.2", "3.1.2")
@@ -89,7 +93,7 @@ def brown_pelican_shown_opens_window():
     def wrong(g, a):
         card = g.state.card_at(a.target)
         perform(g, a)
-        g.then(["window", card])
+        g.then(Window(card))
     _, perform = original("brown_pelican", ShowCard)
     answer("brown_pelican", ShowCard, perform=wrong)
 
@@ -239,7 +243,7 @@ def toco_card_power():
     def place(old, g, owner, card, by, clause):
         old(g, owner, card, by, clause)
         if clause == "6.7.1":
-            g.state.agenda.append(["power", owner, card, "6.7.2"])
+            g.state.agenda.append(Power(owner, card, "6.7.2"))
     step("place", place)
 
 
@@ -256,8 +260,9 @@ def shoebill_draws_one_card():
     """The Shoebill draws one card and replaces one card of a rival."""
     def draw(old, g, player, drawn):
         old(g, player, drawn)
-        if not drawn and g.state.agenda and g.state.agenda[-1][0] == "shoebill_draw":
-            g.state.agenda[-1][2] = g.state.agenda[-1][2] + [None]
+        if not drawn and g.state.agenda and g.state.agenda[-1].name == "shoebill_draw":
+            last = g.state.agenda[-1]
+            g.state.agenda[-1] = replace(last, drawn=(*last.drawn, None))
     step("shoebill_draw", draw)
 
 
@@ -347,7 +352,7 @@ def shoebill_unused_card_on_top():
 def own_draw_removed_power_first():
     """After a successful own-draw pluck, the removed card's power resolves before the reference's."""
     def fix(g, a, steps):
-        powers_ = [x for x in steps if x[0] == "power"]
+        powers_ = [x for x in steps if x.name == "power"]
         if len(powers_) == 2:
             i, j = steps.index(powers_[0]), steps.index(powers_[1])
             steps[i], steps[j] = steps[j], steps[i]
@@ -360,10 +365,10 @@ def active_discard_power_first():
     """The active player's discard power resolves before the plucker's removed-card power (ruling R-04)."""
     def fix(g, a, steps):
         s = g.state
-        if a.success and not a.own_draw and ["discard_power", a.reference] in s.agenda:
-            s.agenda.remove(["discard_power", a.reference])
-            i = next((i for i, x in enumerate(steps) if x[0] == "power"), len(steps))
-            steps.insert(i, ["discard_power", a.reference])
+        if a.success and not a.own_draw and DiscardPower(a.reference) in s.agenda:
+            s.agenda.remove(DiscardPower(a.reference))
+            i = next((i for i, x in enumerate(steps) if x.name == "power"), len(steps))
+            steps.insert(i, DiscardPower(a.reference))
         return steps
     resolution(fix)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from baobei_conform.mutants.patching import answer, mutant, original, params, step
 from baobei_ref import deck, turn
 from baobei_ref.actions import Draw, Shuffle
+from baobei_ref.agenda import NextTurn, ShieldCheck, TurnEnd
 
 
 @mutant("7.1.1", "7.1.6")
@@ -99,7 +100,7 @@ def recycle_ends_the_draw():
         card = old(g, retry)
         if card is None and g.state.pending is not None and g.state.pending.kind == "recycle":
             g.state.agenda.pop()
-            g.state.agenda.append(["end_turn"] if retry[0] == "draw_turn" else ["shield_check"])
+            g.state.agenda.append(TurnEnd() if retry.name == "draw_turn" else ShieldCheck())
         return card
     deck.draw = draw
 
@@ -108,7 +109,7 @@ def recycle_ends_the_draw():
 def no_recycle_for_toco():
     """The Toco Toucan's draw is skipped when the deck is empty (no recycle during a power)."""
     step("toco_draw", lambda old, g, player, rival: old(g, player, rival) if g.state.deck
-         else g.then(["shield_check"]))
+         else g.then(ShieldCheck()))
 
 
 @mutant("7.1.7", "6.9.2")
@@ -135,7 +136,7 @@ def impossible_draw_ends_the_action():
     def draw(g, retry):
         s = g.state
         if not s.deck and not deck.can_recycle(s):
-            s.agenda = [x for x in s.agenda if x[0] in ("next_turn", "score_round")] or [["next_turn"]]
+            s.agenda = [x for x in s.agenda if x.name in ("next_turn", "score_round")] or [NextTurn()]
         return old(g, retry)
     deck.draw = draw
 
@@ -147,7 +148,7 @@ def empty_deck_turn_skipped():
         s = g.state
         if not turn.can_draw(g):
             s.moved.clear()
-            g.then(["end_turn"])
+            g.then(TurnEnd())
         else:
             old(g)
     step("turn_start", start)
@@ -195,7 +196,7 @@ def final_phase_stops_the_action():
         old(g)
         s = g.state
         keep = ("draw_turn", "penalty", "place", "toco_draw", "shoebill_draw", "end_turn", "next_turn")
-        s.agenda = [x for x in s.agenda if x[0] in keep]
+        s.agenda = [x for x in s.agenda if x.name in keep]
     deck.start_final_phase = start
 
 
@@ -208,9 +209,9 @@ def final_phase_without_penalized_player():
         retry = g.state.agenda[-1]
         perform(g, a)
         s = g.state
-        if s.final_phase and s.recycles == g.params.final_phase_recycle and retry[0] == "penalty":
-            if retry[1] != s.active and retry[1] in s.last_turns:
-                s.last_turns.remove(retry[1])
+        if s.final_phase and s.recycles == g.params.final_phase_recycle and retry.name == "penalty":
+            if retry.player != s.active and retry.player in s.last_turns:
+                s.last_turns.remove(retry.player)
     answer("recycle", Shuffle, perform=wrong)
 
 
@@ -285,7 +286,7 @@ def toco_gives_no_card_to_zero():
     """A card added by a Toco Toucan to a zero-card rival goes to the bottom of the deck instead."""
     def draw(old, g, player, rival):
         if g.state.count(rival) == 0:
-            g.then(["shield_check"])
+            g.then(ShieldCheck())
             return None
         return old(g, player, rival)
     step("toco_draw", draw)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from baobei_ref import game
+from baobei_ref.agenda import BY_NAME
 
 PATCHABLE = ("baobei_ref", "baobei_conform.runner.engine")  # module prefixes a mutant may change
 
@@ -120,9 +121,10 @@ def then_also(kind: str, action: type, extra: Callable) -> None:
 
 
 def step(name: str, fn: Callable) -> None:
-    """Replace an agenda step; ``fn(original, g, *args)``."""
-    old = game.STEPS[name]
-    game.STEPS[name] = lambda g, *args: fn(old, g, *args)
+    """Replace the agenda step called ``name``; ``fn(original, g, *args)``, the args being the step's fields."""
+    kind = BY_NAME[name]
+    old = game.STEPS[kind]
+    game.STEPS[kind] = lambda g, *args: fn(old, g, *args)
 
 
 def params(**changes) -> None:
@@ -166,7 +168,7 @@ def resolution(fix: Callable) -> None:
                           all(c is not None and g.catalog.matches(reference, c) for c in cards),
                           {c: set(s.seen.get(c, ())) for c in cards if c is not None})
         captured: list = []
-        g.then = lambda *steps: captured.extend(list(x) for x in steps)
+        g.then = lambda *steps: captured.extend(steps)
         try:
             old(g, player, targets, own_draw)
         finally:

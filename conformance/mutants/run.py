@@ -42,8 +42,8 @@ def _budgeted_run(g) -> None:
     for _ in range(STEP_BUDGET):
         if s.pending is not None:
             return
-        name, *args = s.agenda.pop()
-        game.STEPS[name](g, *args)
+        step = s.agenda.pop()
+        game.STEPS[type(step)](g, *step.args())
     raise RuntimeError(f"no decision after {STEP_BUDGET} steps: the mutant loops")
 
 

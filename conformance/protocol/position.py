@@ -11,12 +11,14 @@ from __future__ import annotations
 from baobei_spec import default_spec
 
 FIELDS = ("seats", "players", "round", "decisive", "turn", "active", "first", "zones", "deck", "discard", "top",
-          "under", "box", "drawn", "seen", "scores", "round_scores", "bao", "shield", "shield_touched", "recycles",
-          "final_phase", "last_turns", "moved", "pending", "agenda", "winner")
+          "under", "box", "drawn", "seen", "scores", "round_scores", "bao", "shield", "recycles", "final_phase",
+          "last_turns", "moved", "pending", "owed_powers", "pluck", "drawing", "winner")
 OPTIONAL = ("round_zones",)  # the final table of the last scored round, when a round has been scored
 BIG = 10 ** 9  # bound of any count or score
 SHIELDS = ("none", "armed", "active")
 CHANCE = ("first_player", "deal", "recycle", "window", "game_over")  # decided by nobody in particular
+POWER_CLAUSES = ("6.1.2", "6.10.3", "6.10.4", "6.10.5", "6.10.6")  # why an owed power activates
+DRAWS = ("turn", "penalty", "toco_toucan", "shoebill")  # the draws a recycle can interrupt
 
 
 class Malformed(Exception):
@@ -79,7 +81,7 @@ def check_position(state, species_of: dict[str, str], min_players: int, max_play
          f"players must list two or more distinct seats from 0 to {seats - 1}")
     for name in ("round", "turn", "recycles"):
         _int(state[name], name)
-    for name in ("decisive", "shield_touched", "final_phase"):
+    for name in ("decisive", "final_phase"):
         need(isinstance(state[name], bool), f"{name} must be true or false")
     for name in ("active", "first", "bao"):
         _player(state[name], name, players)
@@ -119,10 +121,8 @@ def check_position(state, species_of: dict[str, str], min_players: int, max_play
     last = state["last_turns"]
     need(last is None or (isinstance(last, list) and all(type(p) is int and p in players for p in last)),
          "last_turns must be null or a list of players")
-    agenda = state["agenda"]
-    need(isinstance(agenda, list) and all(isinstance(s, list) and s and isinstance(s[0], str) for s in agenda),
-         "agenda must be a list of steps, each a list starting with its name")
-    _pending(state, players, species_of)  # that every card is in one place, the reference checks (check_cards)
+    _pending(state, players, species_of)
+    _owed(state, players, species_of)  # that every card is in one place, the reference checks (check_cards)
 
 
 def _pending(state: dict, players: list[int], species_of: dict[str, str]) -> None:
@@ -175,3 +175,38 @@ def _pending(state: dict, players: list[int], species_of: dict[str, str]) -> Non
         _card(data.get("card"), "pending.data.card", species_of, optional=False)
     if kind == "shoebill":
         _cards(data.get("cards"), "pending.data.cards", species_of)
+
+
+def _owed(state: dict, players: list[int], species_of: dict[str, str]) -> None:
+    """Check what the state says is still owed after the pending decision (owed powers, a pluck, a draw)."""
+    powers = state["owed_powers"]
+    need(isinstance(powers, list) and all(isinstance(p, dict) and set(p) == {"player", "card", "clause"}
+                                          for p in powers), "owed_powers must list {player, card, clause}")
+    for i, power in enumerate(powers):
+        _player(power["player"], f"owed_powers[{i}].player", players, optional=False)
+        _card(power["card"], f"owed_powers[{i}].card", species_of, optional=False)
+        need(power["clause"] in POWER_CLAUSES, f"owed_powers[{i}].clause must be one of {', '.join(POWER_CLAUSES)}")
+    kind = state["pending"]["kind"]
+    pluck = state["pluck"]
+    need((pluck is not None) == (kind == "gift"), "pluck is set exactly while a gift is pending")
+    if pluck is not None:
+        need(isinstance(pluck, dict) and set(pluck) == {"player", "targets"}, "pluck must be {player, targets}")
+        _player(pluck["player"], "pluck.player", players, optional=False)
+        targets = pluck["targets"]
+        need(isinstance(targets, list) and len(targets) in (1, 2) and all(
+            isinstance(t, list) and len(t) == 2 and type(t[0]) is int and t[0] in players and type(t[1]) is int
+            and 1 <= t[1] <= len(state["zones"][str(t[0])]) for t in targets),
+             "pluck.targets must list one or two [player, slot] of the table")
+    drawing = state["drawing"]
+    need((drawing is not None) == (kind == "recycle"), "drawing is set exactly while a recycle is pending")
+    if drawing is not None:
+        need(isinstance(drawing, dict) and set(drawing) == {"for", "player", "rival", "cards"},
+             "drawing must be {for, player, rival, cards}")
+        need(drawing["for"] in DRAWS, f"drawing.for must be one of {', '.join(DRAWS)}")
+        _player(drawing["player"], "drawing.player", players, optional=False)
+        if drawing["for"] == "toco_toucan":
+            _player(drawing["rival"], "drawing.rival", players, optional=False)
+        else:
+            need(drawing["rival"] is None, "drawing.rival is the Toco Toucan's rival, null for another draw")
+        need(len(_cards(drawing["cards"], "drawing.cards", species_of)) <= (drawing["for"] == "shoebill"),
+             "drawing.cards holds the Shoebill's first card, and nothing for another draw")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baobei_conform.runner.diff import observable
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import Outcome, run_steps
 from baobei_conform.scenario import Scenario
@@ -54,7 +53,7 @@ def engine_diff(outcome: Outcome, context: StepContext | None) -> list[str]:
     """How the engine's state at the failing step differs from the reference's (the fields both keep)."""
     if context is None or context.state is None or outcome.state is None:
         return []
-    return state_diff(observable(outcome.state), observable(context.state))
+    return state_diff(outcome.state, context.state)
 
 
 def failure_facts(scenario: Scenario, outcome: Outcome) -> dict:

@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 
 MISSING = "(missing)"
-# How the reference schedules the rest of an action is its own business: engines are compared on
-# everything else a canonical state says (the table, what each player knows, the pending decision).
-INTERNAL = ("agenda", "shield_touched")
 
 
 def _show(value: object) -> str:
@@ -43,11 +40,6 @@ def diff(expected: object, actual: object, path: str = "") -> list[str]:
         else:
             out.append(f"{where}: {_show(left) if in_left else MISSING} -> {_show(right) if in_right else MISSING}")
     return out
-
-
-def observable(state: dict) -> dict:
-    """The state as engines are compared on it: without the reference's scheduling internals."""
-    return {k: v for k, v in state.items() if k not in INTERNAL}
 
 
 def first_difference(a, b, path: str = "") -> str:

@@ -20,6 +20,7 @@ from baobei_conform.protocol.server import serve
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import canonical, cards, deck, game, pluck, powers, scoring, turn
 from baobei_ref.actions import CallBao, Draw, Keep, ShowCard, TakeDiscard
+from baobei_ref.agenda import Flip, GiftOwed, Penalty, Power, RoundStart, ShieldCheck, Window
 
 
 def pelicans_dont_match():
@@ -37,7 +38,7 @@ def active_plucks_own_discard():
     """The active player may also claim in the window of their own discard."""
     def step_window(g, reference):
         g.ask("window", None, tuple(g.state.players), reference=reference)
-    game.STEPS["window"] = step_window
+    game.STEPS[Window] = step_window
 
 
 def power_on_take():
@@ -47,7 +48,7 @@ def power_on_take():
     def wrong(g, a):
         card = g.state.discard[-1]
         perform(g, a)
-        g.then(["power", a.player, card, "2.8.6"])
+        g.then(Power(a.player, card, "2.8.6"))
     game.ANSWERS[("turn", TakeDiscard)] = (validate, wrong)
 
 
@@ -58,7 +59,7 @@ def power_on_replaced_card():
     def wrong(g, a):
         old = g.state.card_at((a.player, a.slot))
         perform(g, a)
-        g.then(["power", a.player, old, "2.7.3"])
+        g.then(Power(a.player, old, "2.7.3"))
     game.ANSWERS[("drawn", Keep)] = (validate, wrong)
 
 
@@ -105,12 +106,12 @@ def shield_immediate():
 
 def no_penalty_in_window():
     """A failed pluck during another player's turn costs nothing."""
-    original = game.STEPS["penalty"]
+    original = game.STEPS[Penalty]
 
     def wrong(g, player):
         if player == g.state.active:
             original(g, player)
-    game.STEPS["penalty"] = wrong
+    game.STEPS[Penalty] = wrong
 
 
 def no_final_phase():
@@ -130,17 +131,17 @@ def ignore_move_limit():
 
 def first_discard_not_neutral():
     """The card turned up at the deal opens a reaction window like any discard."""
-    original = game.STEPS["flip"]
+    original = game.STEPS[Flip]
 
     def wrong(g):
         original(g)
-        g.state.agenda.append(["window", g.state.discard[-1]])
-    game.STEPS["flip"] = wrong
+        g.state.agenda.append(Window(g.state.discard[-1]))
+    game.STEPS[Flip] = wrong
 
 
 def no_gift():
     """An offensive pluck removes the rival's card without giving one back."""
-    game.STEPS["gift"] = lambda g, player, rival, slot: None
+    game.STEPS[GiftOwed] = lambda g, player, rival, slot: None
 
 
 def next_round_lowest_starts():
@@ -151,7 +152,7 @@ def next_round_lowest_starts():
         low = min(scores.values())
         s.first = next(p for p in order if scores[p] == low)
         s.round += 1
-        g.then(["round_start"])
+        g.then(RoundStart())
     scoring._next_round = wrong
 
 
@@ -161,7 +162,7 @@ def brown_pelican_private():
 
     def wrong(g, a):
         g.state.see(g.state.card_at(a.target), a.player)
-        g.then(["shield_check"])
+        g.then(ShieldCheck())
     game.ANSWERS[("brown_pelican", ShowCard)] = (validate, wrong)
 
 
@@ -173,7 +174,7 @@ def own_discard_window_skipped():
         if reference == g.state.discard[-1] and g.state.pending is None and _kept(g):
             return
         original(g, reference)
-    game.STEPS["window"] = wrong
+    game.STEPS[Window] = wrong
 
 
 def view_shows_own_cards():

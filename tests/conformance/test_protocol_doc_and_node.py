@@ -25,9 +25,9 @@ from baobei_conform.commands import COMMANDS
 from baobei_conform.expectations import load_expectations
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.client import ProtocolError, StdioEngine, Unsupported
-from baobei_conform.protocol.server import serve
+from baobei_conform.protocol.server import handle, serve
 from baobei_conform.protocol.validate import MessageValidator
-from baobei_conform.runner.engine import params_to_json
+from baobei_conform.runner.engine import ReferenceEngine, params_to_json
 from baobei_conform.scenario import load_scenario
 from baobei_ref.actions import ACTIONS, action_from_json
 from baobei_ref.setup import position
@@ -290,9 +290,16 @@ def test_node_handshake(node, validator):
 
 
 @needs_node
-def test_node_refuses_another_major_version(node):
-    reply = node.send({"seq": 1, "cmd": "hello", "protocol": "2.0", "params": params_to_json()})
+@pytest.mark.parametrize("version", ["1.0", "3.0"])
+def test_node_refuses_another_major_version(node, version):
+    """Protocol 2.0 changed the canonical state (docs/protocol.md, Changes): a 1.x engine is refused, and so is 3.0."""
+    reply = node.send({"seq": 1, "cmd": "hello", "protocol": version, "params": params_to_json()})
     assert reply["seq"] == 1 and reply["ok"] is False and reply["error"]["code"] == "protocol_version"
+
+
+def test_the_reference_server_refuses_a_protocol_1_harness():
+    reply = handle(ReferenceEngine(), {"cmd": "hello", "protocol": "1.0", "params": params_to_json()})
+    assert reply["ok"] is False and reply["error"] == {"code": "protocol_version", "message": "speaks 2.0"}
 
 
 @needs_node
@@ -337,7 +344,7 @@ def test_node_answers_wrong_input_with_an_error(node):
     assert reply["seq"] == 7 and reply["ok"] is False and reply["error"]["code"] == "engine_error"
     reply = node.send({"seq": 8, "cmd": "state"})  # nothing set up yet: an error, not a crash
     assert reply["seq"] == 8 and reply["ok"] is False
-    assert node.send({"seq": 9, "cmd": "hello", "protocol": "1.0", "params": params_to_json()})["ok"] is True
+    assert node.send({"seq": 9, "cmd": "hello", "protocol": PROTOCOL_VERSION, "params": params_to_json()})["ok"] is True
     assert node.proc.poll() is None
 
 

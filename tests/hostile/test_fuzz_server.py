@@ -20,7 +20,9 @@ from baobei_ref.playout import choose
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = 10_000
 ODD = [-1, 0, 1, 2, 7, 99, 10 ** 30, -(10 ** 30), 1.5, float("nan"), float("inf"), "x", "owl-1", "owl-99", "", None,
-       True, False, [], {}, [0, 1], [None], {"card": "owl-1", "species": "eagle"}, ["turn_start"], ["place", 0]]
+       True, False, [], {}, [0, 1], [None], {"card": "owl-1", "species": "eagle"}, {"player": 0, "targets": [[1, 1]]},
+       {"for": "shoebill", "player": 0, "rival": None, "cards": ["owl-1"]},
+       [{"player": 0, "card": "owl-1", "clause": "6.1.2"}]]
 
 
 def positions() -> list[dict]:
@@ -114,7 +116,12 @@ def test_malformed_positions_are_refused_with_malformed_state():
                         ({"deck": state["deck"] + state["deck"][:1]}, "the position must hold every card once"),
                         ({"top": "owl-1"}, "top must be the last discard"),
                         ({"pending": {**state["pending"], "kind": "drawn"}}, "a 'drawn' decision needs the drawn card"),
-                        ({"scores": {"0": float("nan")}}, "scores.0 must be an integer")]:
+                        ({"scores": {"0": float("nan")}}, "scores.0 must be an integer"),
+                        ({"pluck": {"player": 0, "targets": [[1, 1]]}}, "pluck is set exactly while a gift is pending"),
+                        ({"drawing": {"for": "turn", "player": 0, "rival": None, "cards": []}},
+                         "drawing is set exactly while a recycle is pending"),
+                        ({"owed_powers": [{"player": 0, "card": "owl-1", "clause": "6.8.1"}]},
+                         "owed_powers[0].clause must be one of")]:
         request = json.dumps({"seq": 1, "cmd": "setup", "state": {**state, **change}, "params": None})
         reply = json.loads(_answer(engine, request, log)[0])
         assert reply["ok"] is False and reply["error"]["code"] == "malformed_state", reply

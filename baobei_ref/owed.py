@@ -1,0 +1,114 @@
+"""What the rules still owe after the pending decision, in the game's terms, and the agenda it stands for.
+
+Between two actions the reference's private agenda holds nothing but: the end of the turn (once the
+turn's action is under way), the powers still owed (6.10, 2.7.5 with ruling R-04), a successful pluck's
+gifts and shield check (3.4.4, 3.6.7, 4.2.9), the shield check after a Toco Toucan's card is placed
+(6.7.1), and the draw a recycle interrupted (7.1.1, 7.1.7). The canonical state says these as
+``owed_powers``, ``pluck`` and ``drawing``; the rest follows from the pending decision and the table,
+so :func:`rebuild` gives back the very agenda :func:`owed` read.
+"""
+
+from __future__ import annotations
+
+from baobei_ref import zones
+from baobei_ref.agenda import (
+    DiscardPower,
+    GiftOwed,
+    Penalty,
+    Power,
+    ShieldCheck,
+    ShoebillDraw,
+    Step,
+    TocoDraw,
+    TurnDraw,
+    TurnEnd,
+)
+from baobei_ref.errors import RuleError
+from baobei_ref.state import State
+
+# Decisions taken before the turn's action (or outside a turn): nothing of an action is owed yet.
+BEFORE_ACTION = ("first_player", "deal", "initial_peek", "turn", "drawn", "end_turn", "game_over")
+DISCARD_POWER = "6.1.2"  # the clause of a direct discard's power (2.7.5)
+TOCO_PLACE = "6.7.1"  # a card placed by the Toco Toucan: the shield check follows (6.7.1, 4.2.2)
+
+
+def owed(s: State, has_power) -> dict:
+    """``owed_powers``, ``pluck`` and ``drawing`` of the canonical state; ``has_power(card)`` from the catalog.
+
+    Powerless cards are left out of ``owed_powers``: activating them does nothing (6.8.1)."""
+    powers: list[dict] = []
+    drawing = None
+    for step in s.agenda:  # the bottom first
+        match step:
+            case DiscardPower(card) if has_power(card):
+                powers.append({"player": s.active, "card": card, "clause": DISCARD_POWER})
+            case Power(player, card, clause) if has_power(card):
+                powers.append({"player": player, "card": card, "clause": clause})
+            case TurnDraw():
+                drawing = _drawing("turn", s.active)
+            case Penalty(player):
+                drawing = _drawing("penalty", player)
+            case TocoDraw(player, rival):
+                drawing = _drawing("toco_toucan", player, rival)
+            case ShoebillDraw(player, drawn):
+                drawing = _drawing("shoebill", player, cards=[c for c in drawn if c is not None])
+    pluck = None if s.plucking is None else {"player": s.plucking[0], "targets": [list(t) for t in s.plucking[1]]}
+    return {"owed_powers": powers[::-1], "pluck": pluck, "drawing": drawing}
+
+
+def _drawing(why: str, player: int, rival: int | None = None, cards: list[str] | None = None) -> dict:
+    return {"for": why, "player": player, "rival": rival, "cards": cards or []}
+
+
+def rebuild(s: State, data: dict) -> None:
+    """Set the private agenda (and the shield bookkeeping) a canonical state's owed facts stand for.
+
+    ``s`` already holds the table and the pending decision; an inconsistent state is a RuleError."""
+    pending, pluck, drawing = s.pending, data["pluck"], data["drawing"]
+    _need((pending.kind == "recycle") == (drawing is not None), "'drawing' is set exactly while a recycle is pending")
+    _need((pending.kind == "gift") == (pluck is not None), "'pluck' is set exactly while a gift is pending")
+    agenda: list[Step] = []
+    if pending.kind not in BEFORE_ACTION and not (drawing and drawing["for"] == "turn"):
+        agenda.append(TurnEnd())
+    for power in reversed(data["owed_powers"]):
+        if power["clause"] == DISCARD_POWER:
+            _need(power["player"] == s.active, "a direct discard's power is the active player's (6.1.2)")
+            agenda.append(DiscardPower(power["card"]))
+        else:
+            agenda.append(Power(power["player"], power["card"], power["clause"]))
+    if pluck is not None:
+        agenda += _gifts(s, pluck["player"], [tuple(t) for t in pluck["targets"]])
+    elif pending.kind == "place" and pending.data.get("clause") == TOCO_PLACE:
+        agenda.append(ShieldCheck())
+    if drawing is not None:
+        agenda.append(_retry(drawing))
+    s.agenda = agenda
+
+
+def _gifts(s: State, player: int, targets: list[tuple[int, int]]) -> list[Step]:
+    """The pluck's shield check and the gifts after the pending one: rival targets whose slot is still empty."""
+    owing = [t for t in targets if t[0] != player and s.card_at(t) is None]
+    data = s.pending.data
+    _need(s.pending.player == player and bool(owing) and owing[0] == (data.get("rival"), data.get("slot")),
+          "the pending gift is the plucker's, into the first emptied rival slot of the pluck")
+    s.plucking = (player, tuple(targets))
+    s.shield_touched = any(zones.rival_modification(s, owner, player) for owner, _ in targets)
+    return [ShieldCheck()] + [GiftOwed(player, owner, slot) for owner, slot in reversed(owing[1:])]
+
+
+def _retry(drawing: dict) -> Step:
+    why, player = drawing["for"], drawing["player"]
+    if why == "turn":
+        return TurnDraw()
+    if why == "penalty":
+        return Penalty(player)
+    if why == "toco_toucan":
+        return TocoDraw(player, drawing["rival"])
+    if why == "shoebill":
+        return ShoebillDraw(player, tuple(drawing["cards"]))
+    raise RuleError("malformed_action", f"drawing.for is turn, penalty, toco_toucan or shoebill, not {why!r}")
+
+
+def _need(ok: bool, message: str) -> None:
+    if not ok:
+        raise RuleError("malformed_action", f"malformed canonical state: {message}")
