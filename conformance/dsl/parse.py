@@ -11,6 +11,7 @@ from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, S
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.names import name_problems
 from baobei_ref import actions as A
+from baobei_ref.powers import add_to_rival, blind_swap, double_replace, peek, peek_two_swap, show
 from baobei_spec import Spec, default_spec
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -157,25 +158,25 @@ class ToAst(Transformer):
         return A.Place(_player(c[0]), int(c[1]))
 
     def peek(self, meta, c):
-        return A.PeekAt(_player(c[0]), _target(c[1]))
+        return peek.PeekAt(_player(c[0]), _target(c[1]))
 
     def show(self, meta, c):
-        return A.ShowCard(_player(c[0]), _target(c[1]))
+        return show.ShowCard(_player(c[0]), _target(c[1]))
 
     def blind_swap(self, meta, c):
-        return A.BlindSwap(_player(c[0]), _target(c[1]), _target(c[2]))
+        return blind_swap.BlindSwap(_player(c[0]), _target(c[1]), _target(c[2]))
 
     def macaw_look(self, meta, c):
-        return A.MacawLook(_player(c[0]), _target(c[1]), _target(c[2]))
+        return peek_two_swap.MacawLook(_player(c[0]), _target(c[1]), _target(c[2]))
 
     def macaw_swap(self, meta, c):
-        return A.MacawSwap(_player(c[0]), True)
+        return peek_two_swap.MacawSwap(_player(c[0]), True)
 
     def macaw_leave(self, meta, c):
-        return A.MacawSwap(_player(c[0]), False)
+        return peek_two_swap.MacawSwap(_player(c[0]), False)
 
     def toco(self, meta, c):
-        return A.TocoAdd(_player(c[0]), _player(c[1]))
+        return add_to_rival.TocoAdd(_player(c[0]), _player(c[1]))
 
     def replacement(self, meta, c):
         return _target(c[0]), int(c[1]) - 1  # "with drawn 1" is the first drawn card
@@ -188,10 +189,10 @@ class ToAst(Transformer):
                 own = (index, slot)
             else:
                 rival = (index, owner, slot)
-        return A.ShoebillReplace(player, own, rival)
+        return double_replace.ShoebillReplace(player, own, rival)
 
     def shoebill_nothing(self, meta, c):
-        return A.ShoebillReplace(_player(c[0]), None, None)
+        return double_replace.ShoebillReplace(_player(c[0]), None, None)
 
     def call_bao(self, meta, c):
         return A.CallBao(_player(c[0]))

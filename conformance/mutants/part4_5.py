@@ -14,8 +14,13 @@ from baobei_conform.mutants.patching import (
     step,
     then_also,
 )
-from baobei_ref import bao, cards, game, powers, scoring, zones
-from baobei_ref.actions import CallBao, MacawLook, PeekAt, ShowCard
+from baobei_ref import bao, cards, game, scoring, zones
+from baobei_ref.actions import CallBao
+from baobei_ref.powers import add_to_rival, targets
+from baobei_ref.powers.add_to_rival import TocoAdd
+from baobei_ref.powers.peek import PeekAt
+from baobei_ref.powers.peek_two_swap import MacawLook
+from baobei_ref.powers.show import ShowCard
 
 
 @mutant("4.1.2")
@@ -126,15 +131,15 @@ def shield_after_pluck_powers():
 @mutant("4.2.7")
 def shield_blocks_only_plucks():
     """The active shield stops rival plucks but not rival powers."""
-    powers.movable = lambda s, target, player: s.card_at(target) not in s.moved
-    powers._toco_rivals = lambda s, player: s.rivals(player)
+    targets.movable = lambda g, target, player: g.state.card_at(target) not in g.state.moved
+    add_to_rival.rivals = lambda s, player: s.rivals(player)
 
-    def check(g, player, targets, clause):
-        for t in targets:
+    def check(g, player, cards, clause):
+        for t in cards:
             g.require(g.state.card_at(t) not in g.state.moved, "moved_by_power_this_turn", "moved", "6.11.1")
-    powers._check_movable = check
-    validate, _ = original("toco_toucan", powers.TocoAdd)
-    answer("toco_toucan", powers.TocoAdd,
+    targets.check_movable = check
+    validate, _ = original("toco_toucan", TocoAdd)
+    answer("toco_toucan", TocoAdd,
            validate=lambda g, a: g.require(a.rival in g.state.rivals(a.player), "illegal_target", "x", "6.7.1"))
 
 
@@ -359,11 +364,11 @@ def caller_activates_own_shield():
 @mutant("2.4.1", "5.3.1")
 def next_round_highest_cumulative_starts():
     """The next round is started by the player with the highest cumulative score, not the last round's."""
-    old = scoring._next_round
+    old = scoring.next_round
 
     def wrong(g, scores):
         old(g, {p: g.state.scores[p] for p in scores})
-    scoring._next_round = wrong
+    scoring.next_round = wrong
 
 
 @mutant("4.1.6", "4.1.4")
