@@ -174,7 +174,8 @@ def next_round_lowest_starts(rules: Rules) -> None:
     """The player with the lowest round score starts the next round."""
     def wrong(g: Game, scores: dict[int, int]) -> None:
         s = g.state
-        order = [s.first] + s.rivals(s.first)
+        first = s.active_player if s.first is None else s.first
+        order = [first] + s.rivals(first)
         low = min(scores.values())
         s.first = next(p for p in order if scores[p] == low)
         s.round += 1
