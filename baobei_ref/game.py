@@ -58,6 +58,9 @@ def reference_rules() -> Rules:
     )
 
 
+_CHECKED_EVENTS: set[tuple[str, ...]] = set()  # (kind, *fields) already found in the vocabulary
+
+
 def default_params() -> Params:
     """The spec's rule parameters."""
     return default_spec().params
@@ -153,7 +156,10 @@ class Game:
 
         Its kind and fields must be in the spec's vocabulary (what engines and scenarios are told exists).
         """
-        default_spec().vocabulary.check_event(kind, data)
+        shape = (kind, *data)
+        if shape not in _CHECKED_EVENTS:
+            default_spec().vocabulary.check_event(kind, data)
+            _CHECKED_EVENTS.add(shape)
         self.events.append(Event(kind, clause, data, ruling, tuple(also)))
 
     def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (), **data: Any) -> None:
@@ -178,16 +184,15 @@ class Game:
     def require_player(self, action: Action) -> None:
         """The action's player must be the one the pending decision waits for."""
         p, player = self.decision, getattr(action, "player", None)
-        self.require(
-            player == p.player,
-            "not_your_decision",
-            f"the game waits for player {p.player}'s {p.kind!r} decision, not player {player}'s",
-        )
+        if player != p.player:
+            raise RuleError("not_your_decision",
+                            f"the game waits for player {p.player}'s {p.kind!r} decision, not player {player}'s")
 
     def check_target(self, target: Target, clause: str) -> str:
         """A target must name a card in a slot: ``(owner, slot)`` of a player of this round."""
-        ok = isinstance(target, tuple) and len(target) == 2 and all(isinstance(t, int) for t in target)
-        self.require(ok, "malformed_action", f"a target is (player, slot), not {target!r}")
+        if not (isinstance(target, tuple) and len(target) == 2 and isinstance(target[0], int)
+                and isinstance(target[1], int)):
+            raise RuleError("malformed_action", f"a target is (player, slot), not {target!r}")
         card = self.state.card_at(target) if target[0] in self.state.zones else None
         if card is None:
             raise RuleError("illegal_target", f"player {target[0]} has no card in slot {target[1]}", clause)

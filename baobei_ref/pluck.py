@@ -17,6 +17,7 @@ from baobei_ref.rules import Answer, AnswerKey, Legal, Step, reading
 
 if TYPE_CHECKING:
     from baobei_ref.game import Game
+    from baobei_ref.state import State
 
 
 # --- the two moments (3.2) ------------------------------------------------------------------------
@@ -39,17 +40,16 @@ def check_claim(g: Game, player: int, targets: tuple[Target, ...], own_draw: boo
     s = g.state
     if own_draw:
         g.require(player == s.active, "not_your_decision", "only the drawer may pluck with a drawn card", "3.2.2")
-    else:
-        g.require(player in g.decision.players, "not_your_decision",
-                  f"player {player} may not pluck with their own discard", "3.2.3")
+    elif player not in g.decision.players:
+        raise RuleError("not_your_decision", f"player {player} may not pluck with their own discard", "3.2.3")
     ok = isinstance(targets, tuple) and len(targets) in (1, 2)
     g.require(ok, "malformed_action", "a pluck names one target, a double pluck two", "3.6.1")
     for t in targets:
         g.check_target(t, "3.2.6")
     g.require(len(set(targets)) == len(targets), "illegal_target", "a double pluck names two different cards", "3.6.1")
     for owner, _ in targets:
-        g.require(not zones.protected(s, owner, player), "shielded",
-                  f"player {owner}'s cards are protected by the BAO shield", "4.2.7")
+        if zones.protected(s, owner, player):
+            raise RuleError("shielded", f"player {owner}'s cards are protected by the BAO shield", "4.2.7")
     rival_targets = sum(1 for owner, _ in targets if owner != player)
     spare = s.count(player) - (len(targets) - rival_targets)
     g.require(spare >= rival_targets, "no_cards",
@@ -316,18 +316,26 @@ class Chain(Sequence[Action]):
         raise IndexError(i)
 
 
-def legal_claims(g: Game, player: int) -> Claims:
-    """Every valid claim of ``player`` at this moment (B.3: none with zero cards)."""
+def _cards_in_zones(s: State) -> list[Target]:
+    return [(o, slot) for o in s.players for slot in s.own_slots(o)]
+
+
+def legal_claims(g: Game, player: int, every: list[Target] | None = None) -> Claims:
+    """Every valid claim of ``player`` at this moment (B.3: none with zero cards); ``every`` card in a zone
+    may be given when several players' claims are listed at once."""
     s = g.state
     own = s.count(player)
     if own == 0:
         return Claims(player, [], False)
-    targets = [(o, slot) for o in s.players for slot in s.own_slots(o) if not zones.protected(s, o, player)]
+    targets = _cards_in_zones(s) if every is None else every
+    if s.shield == "active":  # 4.2.7: only an active shield protects anyone
+        targets = [t for t in targets if not zones.protected(s, t[0], player)]
     return Claims(player, targets, doubles=own >= 2)
 
 
 def legal_window(g: Game) -> Chain:
-    return Chain([CloseWindow()], *(legal_claims(g, p) for p in g.decision.players))
+    every = _cards_in_zones(g.state)
+    return Chain([CloseWindow()], *(legal_claims(g, p, every) for p in g.decision.players))
 
 
 def legal_gift(g: Game) -> list[Gift]:

@@ -121,7 +121,8 @@ class State:
         return zone[slot - 1]
 
     def count(self, player: int) -> int:
-        return sum(1 for c in self.zones[player] if c is not None)
+        zone = self.zones[player]
+        return len(zone) - zone.count(None)
 
     def own_slots(self, player: int) -> list[int]:
         return [i for i, c in enumerate(self.zones[player], start=1) if c is not None]
