@@ -36,7 +36,7 @@ def bao_while_window_open():
     _, perform = original("end_turn", CallBao)
 
     def validate(g, a):
-        g.require(a.player == g.state.active and bao.bao_allowed(g.state), "bao_not_allowed", "no", "4.1.2")
+        g.require(a.player == g.state.active and bao.bao_allowed(g), "bao_not_allowed", "no", "4.1.2")
 
     def call(g, a):
         g.state.agenda.append(["window", g.state.pending.data["reference"]])
@@ -50,7 +50,7 @@ def bao_while_window_open():
 @mutant("4.1.3", "4.1.2")
 def second_bao_in_last_turns():
     """A rival may still call BAO in their last turn after someone else called it."""
-    bao.bao_allowed = lambda s: not s.final_phase and (s.last_turns is None or s.bao is not None)
+    bao.bao_allowed = lambda g: not g.state.final_phase and (g.state.last_turns is None or g.state.bao is not None)
 
 
 @mutant("4.1.4")
@@ -322,7 +322,7 @@ def decisive_scores_added():
 def zero_cards_cannot_call_bao():
     """A player with zero cards may not call BAO."""
     old = bao.bao_allowed
-    bao.bao_allowed = lambda s: old(s) and s.count(s.active) > 0
+    bao.bao_allowed = lambda g: old(g) and g.state.count(g.state.active) > 0
 
 
 @mutant("4.2.7", "4.2.8")
