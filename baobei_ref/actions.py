@@ -8,6 +8,7 @@ carry them over the engine protocol unchanged. A target is ``(owner, slot)`` wit
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 Target = tuple[int, int]
 
@@ -16,15 +17,15 @@ Target = tuple[int, int]
 class Action:
     """Base class. ``player`` is who acts; chance outcomes and closing a window have none."""
 
-    def to_json(self) -> dict:
-        data = {"type": ACTION_NAMES[type(self)]}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": ACTION_NAMES[type(self)]}
         for f in fields(self):
             value = getattr(self, f.name)
             data[f.name] = _jsonify(value)
         return data
 
 
-def _jsonify(value):
+def _jsonify(value: object) -> object:
     if isinstance(value, Action):
         return {k: v for k, v in value.to_json().items() if k != "type"}
     if isinstance(value, tuple):
@@ -124,66 +125,6 @@ class Place(Action):
     slot: int
 
 
-# --- powers (annex A) ---
-@dataclass(frozen=True)
-class PeekAt(Action):
-    """6.3.1 White Pelican: look at one face-down card."""
-
-    player: int
-    target: Target
-
-
-@dataclass(frozen=True)
-class ShowCard(Action):
-    """6.4.1 Brown Pelican: show one face-down card to everyone."""
-
-    player: int
-    target: Target
-
-
-@dataclass(frozen=True)
-class BlindSwap(Action):
-    """6.5.1 blind-swap bird: swap two cards of two different players unseen."""
-
-    player: int
-    first: Target
-    second: Target
-
-
-@dataclass(frozen=True)
-class MacawLook(Action):
-    """6.6.1 Macaw: look at two cards of two different players."""
-
-    player: int
-    first: Target
-    second: Target
-
-
-@dataclass(frozen=True)
-class MacawSwap(Action):
-    """6.6.1 Macaw: swap the two cards looked at, or not."""
-
-    player: int
-    swap: bool
-
-
-@dataclass(frozen=True)
-class TocoAdd(Action):
-    """6.7.1 Toco Toucan: add the top deck card to ``rival``'s zone."""
-
-    player: int
-    rival: int
-
-
-@dataclass(frozen=True)
-class ShoebillReplace(Action):
-    """6.9.3: ``own`` = (drawn index, own slot), ``rival`` = (drawn index, rival, slot); None when impossible."""
-
-    player: int
-    own: tuple[int, int] | None
-    rival: tuple[int, int, int] | None
-
-
 # --- end of turn (part 4) ---
 @dataclass(frozen=True)
 class CallBao(Action):
@@ -199,6 +140,7 @@ class EndTurn(Action):
     player: int
 
 
+# Every action type by its protocol name; each power's own actions join from its module (baobei_ref.powers).
 ACTIONS: dict[str, type[Action]] = {
     "choose_first_player": ChooseFirstPlayer,
     "shuffle": Shuffle,
@@ -212,26 +154,19 @@ ACTIONS: dict[str, type[Action]] = {
     "close_window": CloseWindow,
     "gift": Gift,
     "place": Place,
-    "peek_at": PeekAt,
-    "show_card": ShowCard,
-    "blind_swap": BlindSwap,
-    "macaw_look": MacawLook,
-    "macaw_swap": MacawSwap,
-    "toco_add": TocoAdd,
-    "shoebill_replace": ShoebillReplace,
     "call_bao": CallBao,
     "end_turn": EndTurn,
 }
 ACTION_NAMES = {cls: name for name, cls in ACTIONS.items()}
 
 
-def _tupled(value):
+def _tupled(value: object) -> object:
     if isinstance(value, list):
         return tuple(_tupled(v) for v in value)
     return value
 
 
-def action_from_json(data: dict) -> Action:
+def action_from_json(data: dict[str, Any]) -> Action:
     """Build an action from its JSON form; raises ``ValueError`` naming what is wrong."""
     from baobei_ref.errors import RuleError
 
@@ -239,7 +174,7 @@ def action_from_json(data: dict) -> Action:
         name = data.get("type") if isinstance(data, dict) else data
         raise RuleError("malformed_action", f"unknown action type {name!r}")
     cls = ACTIONS[data["type"]]
-    kwargs = {}
+    kwargs: dict[str, object] = {}
     for f in fields(cls):
         if f.name not in data:
             raise RuleError("malformed_action", f"{data['type']}: missing field {f.name!r}")

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import ClassVar
+from typing import Any, ClassVar
 
-_ARGS: dict[type, Callable[[object], tuple]] = {}  # step type -> its fields as a tuple (the agenda's hot path)
+_ARGS: dict[type, Callable[[object], tuple[Any, ...]]] = {}  # step type -> its fields (the agenda's hot path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,7 @@ class Step:
 
     name: ClassVar[str]
 
-    def args(self) -> tuple:
+    def args(self) -> tuple[Any, ...]:
         """The fields, in order: the arguments of the function that runs the step."""
         get = _ARGS.get(type(self))
         if get is None:
@@ -30,7 +30,7 @@ class Step:
         return get(self)
 
 
-def _getter(names: tuple[str, ...]) -> Callable[[object], tuple]:
+def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
     if len(names) > 1:
         return attrgetter(*names)
     return (lambda step: (getattr(step, names[0]),)) if names else (lambda step: ())

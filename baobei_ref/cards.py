@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from baobei_spec import Spec, default_spec
@@ -20,7 +21,7 @@ class Catalog:
         return cls.from_entries([(s.id, s.family, s.value, s.power, s.count) for s in spec.species_list])
 
     @classmethod
-    def from_entries(cls, entries) -> Catalog:
+    def from_entries(cls, entries: Iterable[tuple[str, str, int, str | None, int]]) -> Catalog:
         """Entries are (species, family, value, power, count), as the engine protocol sends them."""
         species = {sid: (family, value, power) for sid, family, value, power, _ in entries}
         cards = tuple(f"{sid}-{n}" for sid, _, _, _, count in entries for n in range(1, count + 1))

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from baobei_ref import agenda
 from baobei_ref.actions import Shuffle
-from baobei_ref.agenda import Penalty, Step
-from baobei_ref.readings import reading
+from baobei_ref.agenda import Penalty
+from baobei_ref.rules import Answer, AnswerKey, Legal, Step, reading
 from baobei_ref.state import State
+
+if TYPE_CHECKING:
+    from baobei_ref.game import Game
 
 
 def can_recycle(s: State) -> bool:
@@ -13,7 +19,7 @@ def can_recycle(s: State) -> bool:
     return len(s.discard) > 1 or bool(s.under)
 
 
-def draw(g, retry: Step) -> str | None:
+def draw(g: Game, retry: agenda.Step) -> str | None:
     """The top deck card for a rule that requires a draw (7.1.1, ruling R-26).
 
     With an empty deck, asks for the recycle shuffle and schedules ``retry`` after it (returns None
@@ -30,13 +36,13 @@ def draw(g, retry: Step) -> str | None:
     return None
 
 
-def validate_recycle(g, a: Shuffle) -> None:
+def validate_recycle(g: Game, a: Shuffle) -> None:
     from baobei_ref.turn import validate_shuffle
 
     validate_shuffle(g, a)
 
 
-def perform_recycle(g, a: Shuffle) -> None:
+def perform_recycle(g: Game, a: Shuffle) -> None:
     """7.1.2 - 7.1.6: the top discard stays; the rest (7.1.3) and the cards under the pile (7.1.4)
     become the deck. 7.2.1: recycles are counted per round; the first changes nothing else."""
     s = g.state
@@ -49,50 +55,70 @@ def perform_recycle(g, a: Shuffle) -> None:
     g.emit("recycled", "7.1.1", also=("7.1.2", "7.1.3", "7.1.4", "7.1.5", "7.1.6", "7.2.1"),
            count=s.recycles, cards=len(a.order))
     if s.recycles == g.params.final_phase_recycle:
-        start_final_phase(g)
+        g.rules.start_final_phase(g)
 
 
-def start_final_phase(g) -> None:
+def start_final_phase(g: Game) -> None:
     """7.2.2 - 7.2.5: the active player finishes (7.2.3); every other player plays one last turn (7.2.4).
 
     Ruling R-06: the active player triggered it, whoever drew. Ruling R-05 (after a BAO call) is
-    settled here and only here, by the reading in force (rule parameter ``rulings``).
+    settled by the named rule ``final_phase_after_bao`` (adopted B unless a reading replaces it).
     """
     s = g.state
     if s.bao is not None:
-        _final_phase_after_bao(g, reading(g.params, "R-05"))
+        g.rules.final_phase_after_bao(g)
     else:
-        s.final_phase, s.shield, s.last_turns = True, "none", _last_turns(g)
+        s.final_phase, s.shield, s.last_turns = True, "none", g.rules.last_turns(g)
     if s.final_phase:
         g.emit("final_phase", "7.2.2", ruling="R-05" if s.bao is not None else "R-06",
                also=("7.2.3", "7.2.4", "7.2.5"), triggered_by=s.active)
 
 
-def _last_turns(g) -> list[int]:
-    """R-06 (adopted B): every player but the active one plays a last turn. Reading A (a switch): the
-    player whose penalty draw caused the recycle (the step waiting on the agenda) triggered the phase
-    and plays no more."""
+def all_but_active(g: Game) -> list[int]:
+    """R-06 (adopted B): every player but the active one plays a last turn."""
+    return g.state.rivals(g.state.active_player)
+
+
+def all_but_penalised(g: Game) -> list[int]:
+    """R-06, reading A (a switch): the player whose penalty draw caused the recycle (the step waiting on
+    the agenda) triggered the phase and plays no more."""
     s = g.state
     waiting = s.agenda[-1] if s.agenda else None
-    if reading(g.params, "R-06") == "A" and isinstance(waiting, Penalty):
-        return [p for p in s.rivals(s.active) if p != waiting.player]
-    return s.rivals(s.active)
+    if isinstance(waiting, Penalty):
+        return [p for p in s.rivals(s.active_player) if p != waiting.player]
+    return s.rivals(s.active_player)
 
 
-def _final_phase_after_bao(g, chosen: str) -> None:
-    """R-05. B (adopted): no shield, ordinary scores, the BAO last turns stand (the caller never plays
-    again, nobody plays twice: 4.1.4, 4.1.5, FAQ-17). A: every player but the active one plays one more
-    turn (a literal 7.2.4). C: the final phase is ignored. D: as A, but the caller does not play again."""
+def bao_turns_stand(g: Game) -> None:
+    """R-05 (adopted B): no shield, ordinary scores, the BAO last turns stand (the caller never plays
+    again, nobody plays twice: 4.1.4, 4.1.5, FAQ-17)."""
     s = g.state
-    if chosen == "C":
-        return
     s.final_phase, s.shield = True, "none"
-    if chosen == "A":
-        s.last_turns = s.rivals(s.active)
-    elif chosen == "D":
-        s.last_turns = [p for p in s.rivals(s.active) if p != s.bao]
 
 
-STEPS: dict = {}
-ANSWERS = {("recycle", Shuffle): (validate_recycle, perform_recycle)}
-LEGAL = {"recycle": lambda g: []}
+def everyone_again(g: Game) -> None:
+    """R-05, reading A (a switch): every player but the active one plays one more turn (a literal 7.2.4)."""
+    bao_turns_stand(g)
+    g.state.last_turns = g.state.rivals(g.state.active_player)
+
+
+def final_phase_ignored(g: Game) -> None:
+    """R-05, reading C (a switch): after BAO, the final phase is ignored."""
+
+
+def everyone_but_caller(g: Game) -> None:
+    """R-05, reading D (a switch): as A, but the caller does not play again."""
+    s = g.state
+    bao_turns_stand(g)
+    s.last_turns = [p for p in s.rivals(s.active_player) if p != s.bao]
+
+
+STEPS: dict[str, Step] = {}
+ANSWERS: dict[AnswerKey, Answer] = {("recycle", Shuffle): (validate_recycle, perform_recycle)}
+LEGAL: dict[str, Legal] = {"recycle": lambda g: []}
+VARIANTS = (
+    reading("R-05", "A", final_phase_after_bao=everyone_again),
+    reading("R-05", "C", final_phase_after_bao=final_phase_ignored),
+    reading("R-05", "D", final_phase_after_bao=everyone_but_caller),
+    reading("R-06", "A", last_turns=all_but_penalised),
+)

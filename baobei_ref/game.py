@@ -19,26 +19,47 @@ action raises :class:`RuleError` and leaves the state exactly as it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Sequence
+from functools import cache, partial
+from typing import Any
 
-from baobei_ref import bao, deck, pluck, powers, scoring, turn
-from baobei_ref.actions import Action, CallBao, ChooseFirstPlayer, Shuffle
-from baobei_ref.agenda import RoundStart, Step
+from baobei_ref import agenda, bao, canonical, deck, pluck, powers, scoring, turn
+from baobei_ref.actions import Action, CallBao, ChooseFirstPlayer, Shuffle, Target
+from baobei_ref.agenda import RoundStart
 from baobei_ref.cards import Catalog
 from baobei_ref.errors import RuleError
-from baobei_ref.readings import unknown_readings
+from baobei_ref.powers import double_replace, targets
+from baobei_ref.readings import reading_variants, unknown_readings
+from baobei_ref.rules import Answer, AnswerKey, Legal, Rules, Step, Variant
 from baobei_ref.state import Decision, Event, State
 from baobei_spec import Params, default_spec
 
 # Steps of the agenda and answers to decisions, gathered from the part modules (one rule, one place).
-STEPS: dict[type[Step], Callable] = {}
-ANSWERS: dict[tuple[str, type], tuple[Callable, Callable]] = {}
-LEGAL: dict[str, Callable] = {}
+STEPS: dict[str, Step] = {}  # by the agenda step's name (baobei_ref.agenda), so a variant can replace one
+ANSWERS: dict[AnswerKey, Answer] = {}
+LEGAL: dict[str, Legal] = {}
 for _module in (turn, pluck, bao, scoring, powers, deck):
     STEPS.update(_module.STEPS)
     ANSWERS.update(_module.ANSWERS)
     LEGAL.update(_module.LEGAL)
+
+
+def reference_rules() -> Rules:
+    """The reference's rules: the tables above and the adopted reading of every named rule.
+
+    Read when each game starts, so a mutant patching a part module's function is followed."""
+    return Rules(
+        steps=STEPS, answers=ANSWERS, legal=LEGAL, matches=pluck.matches, bao_score=scoring.bao_score,
+        next_round=scoring.next_round, start_final_phase=deck.start_final_phase, view=canonical.view,
+        movable=targets.movable, check_movable=targets.check_movable, discard_power_order=pluck.discard_power_after,
+        final_phase_after_bao=deck.bao_turns_stand, last_turns=deck.all_but_active,
+        bao_in_decisive_round=bao.bao_in_any_round, skip_turn_without_draw=turn.take_without_draw,
+        deal_order=turn.deal_one_at_a_time, bao_moment=bao.normal_turn_end,
+        first_card_own=double_replace.user_assigns, single_card=double_replace.single_card_chosen,
+    )
+
+
+_CHECKED_EVENTS: set[tuple[str, ...]] = set()  # (kind, *fields) already found in the vocabulary
 
 
 def default_params() -> Params:
@@ -53,11 +74,17 @@ def default_catalog() -> Catalog:
 
 
 class Game:
-    """A game of BAO BEI for ``players`` seats (2..6), under the spec's rule parameters unless overridden."""
+    """A game of BAO BEI for ``players`` seats (2..6), under the spec's rule parameters unless overridden.
 
-    def __init__(self, players: int = 2, params: Params | None = None, catalog: Catalog | None = None):
+    Its :class:`Rules` are the reference's, changed by the readings ``params.rulings`` chooses and then by
+    ``variants`` (e.g. a misreading of ``examples/wrong_engine``); other games are not affected.
+    """
+
+    def __init__(self, players: int = 2, params: Params | None = None, catalog: Catalog | None = None,
+                 variants: Sequence[Variant] = ()) -> None:
         self.params = params or default_params()
         self.catalog = catalog or default_catalog()
+        self.variants = tuple(variants)
         if not self.params.min_players <= players <= self.params.max_players:
             raise RuleError(
                 "malformed_action",
@@ -67,6 +94,7 @@ class Game:
         bad = unknown_readings(self.params.rulings)
         if bad:
             raise RuleError("malformed_action", f"readings the reference does not implement: {', '.join(bad)}")
+        self.rules = reference_rules().with_variants((*reading_variants(self.params.rulings), *self.variants))
         self.state = State(seats=players, players=list(range(players)), scores=dict.fromkeys(range(players), 0))
         self.events: list[Event] = []
         self.state.agenda.append(RoundStart())
@@ -76,16 +104,25 @@ class Game:
     # --- what the game waits for -------------------------------------------------------------
     @property
     def pending(self) -> Decision:
-        return self.state.pending
+        """The decision the game waits for (between actions there always is one)."""
+        return self.decision
 
-    def legal_actions(self) -> list[Action]:
+    @property
+    def decision(self) -> Decision:
+        """The pending decision, for the rules answering it (only steps run while there is none)."""
+        pending = self.state.pending
+        if pending is None:
+            raise RuntimeError("no decision is pending while the agenda runs")
+        return pending
+
+    def legal_actions(self) -> Sequence[Action]:
         """Every legal action for the pending decision (chance outcomes excepted for shuffles:
         any permutation of ``pending.data['cards']`` is legal, see :meth:`sample_chance`)."""
-        return LEGAL[self.state.pending.kind](self)
+        return self.rules.legal[self.decision.kind](self)
 
     def sample_chance(self, rng: random.Random) -> Action:
         """A chance outcome for the pending chance decision, drawn from ``rng``."""
-        p = self.state.pending
+        p = self.decision
         if p.kind == "first_player":
             return ChooseFirstPlayer(rng.choice(p.players))
         if p.kind in ("deal", "recycle"):
@@ -97,8 +134,8 @@ class Game:
     # --- acting ---------------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         """Perform ``action``; return the events it caused. Raises RuleError, changing nothing."""
-        pending = self.state.pending
-        answer = ANSWERS.get((pending.kind, type(action)))
+        pending = self.decision
+        answer = self.rules.answers.get((pending.kind, type(action)))
         if answer is None:
             if pending.kind == "game_over":
                 raise RuleError("nothing_pending", "the game is over")
@@ -115,28 +152,31 @@ class Game:
         return self.events
 
     # --- used by the rule modules ---------------------------------------------------------------
-    def emit(self, kind: str, clause: str, ruling: str | None = None, also: tuple[str, ...] = (), **data) -> None:
+    def emit(self, kind: str, clause: str, ruling: str | None = None, also: tuple[str, ...] = (), **data: Any) -> None:
         """Record an event governed by ``clause`` (and the clauses in ``also``, and ``ruling``).
 
         Its kind and fields must be in the spec's vocabulary (what engines and scenarios are told exists).
         """
-        default_spec().vocabulary.check_event(kind, data)
+        shape = (kind, *data)
+        if shape not in _CHECKED_EVENTS:
+            default_spec().vocabulary.check_event(kind, data)
+            _CHECKED_EVENTS.add(shape)
         self.events.append(Event(kind, clause, data, ruling, tuple(also)))
 
-    def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (), **data) -> None:
+    def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (), **data: Any) -> None:
         """Stop the agenda: the game now waits for this decision."""
         self.state.pending = Decision(kind, player, players, data)
 
-    def then(self, *steps: Step) -> None:
+    def then(self, *steps: agenda.Step) -> None:
         """Run ``steps`` next, in the given order, before anything already on the agenda."""
         self.state.agenda.extend(reversed(steps))
 
     def run(self) -> None:
         """Run agenda steps until one asks for a decision."""
-        s = self.state
+        s, steps = self.state, self.rules.steps
         while s.pending is None:
             step = s.agenda.pop()
-            STEPS[type(step)](self, *step.args())
+            steps[step.name](self, *step.args())
 
     def require(self, ok: bool, code: str, message: str, clause: str | None = None) -> None:
         if not ok:
@@ -144,37 +184,33 @@ class Game:
 
     def require_player(self, action: Action) -> None:
         """The action's player must be the one the pending decision waits for."""
-        p = self.state.pending
-        self.require(
-            action.player == p.player,
-            "not_your_decision",
-            f"the game waits for player {p.player}'s {p.kind!r} decision, not player {action.player}'s",
-        )
+        p, player = self.decision, getattr(action, "player", None)
+        if player != p.player:
+            raise RuleError("not_your_decision",
+                            f"the game waits for player {p.player}'s {p.kind!r} decision, not player {player}'s")
 
-    def check_target(self, target, clause: str) -> str:
+    def check_target(self, target: Target, clause: str) -> str:
         """A target must name a card in a slot: ``(owner, slot)`` of a player of this round."""
-        ok = isinstance(target, tuple) and len(target) == 2 and all(isinstance(t, int) for t in target)
-        self.require(ok, "malformed_action", f"a target is (player, slot), not {target!r}")
+        if not (isinstance(target, tuple) and len(target) == 2 and isinstance(target[0], int)
+                and isinstance(target[1], int)):
+            raise RuleError("malformed_action", f"a target is (player, slot), not {target!r}")
         card = self.state.card_at(target) if target[0] in self.state.zones else None
-        self.require(card is not None, "illegal_target", f"player {target[0]} has no card in slot {target[1]}", clause)
+        if card is None:
+            raise RuleError("illegal_target", f"player {target[0]} has no card in slot {target[1]}", clause)
         return card
 
     # --- reading ------------------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The canonical state (see spec/schemas/state.schema.json)."""
-        from baobei_ref.canonical import state_to_json
-
-        return state_to_json(self)
+        return canonical.state_to_json(self)
 
     @classmethod
-    def from_json(cls, data: dict, params: Params | None = None, catalog: Catalog | None = None) -> Game:
-        """Set up the exact position a canonical state describes."""
-        from baobei_ref.canonical import state_from_json
+    def from_json(cls, data: dict[str, Any], params: Params | None = None, catalog: Catalog | None = None,
+                  variants: Sequence[Variant] = ()) -> Game:
+        """Set up the exact position a canonical state describes, under the rules ``variants`` change."""
+        game: Game = canonical.state_from_json(partial(cls, variants=variants), data, params, catalog)
+        return game
 
-        return state_from_json(cls, data, params, catalog)
-
-    def view(self, player: int) -> dict:
+    def view(self, player: int) -> dict[str, Any]:
         """The state as ``player`` may know it: unseen hidden cards are anonymous."""
-        from baobei_ref.canonical import view
-
-        return view(self, player)
+        return self.rules.view(self, player)

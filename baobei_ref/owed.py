@@ -10,6 +10,9 @@ so :func:`rebuild` gives back the very agenda :func:`owed` read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from baobei_ref import zones
 from baobei_ref.agenda import (
     DiscardPower,
@@ -32,20 +35,20 @@ DISCARD_POWER = "6.1.2"  # the clause of a direct discard's power (2.7.5)
 TOCO_PLACE = "6.7.1"  # a card placed by the Toco Toucan: the shield check follows (6.7.1, 4.2.2)
 
 
-def owed(s: State, has_power) -> dict:
+def owed(s: State, has_power: Callable[[str], object]) -> dict[str, Any]:
     """``owed_powers``, ``pluck`` and ``drawing`` of the canonical state; ``has_power(card)`` from the catalog.
 
     Powerless cards are left out of ``owed_powers``: activating them does nothing (6.8.1)."""
-    powers: list[dict] = []
+    powers: list[dict[str, Any]] = []
     drawing = None
     for step in s.agenda:  # the bottom first
         match step:
             case DiscardPower(card) if has_power(card):
-                powers.append({"player": s.active, "card": card, "clause": DISCARD_POWER})
+                powers.append({"player": s.active_player, "card": card, "clause": DISCARD_POWER})
             case Power(player, card, clause) if has_power(card):
                 powers.append({"player": player, "card": card, "clause": clause})
             case TurnDraw():
-                drawing = _drawing("turn", s.active)
+                drawing = _drawing("turn", s.active_player)
             case Penalty(player):
                 drawing = _drawing("penalty", player)
             case TocoDraw(player, rival):
@@ -56,15 +59,17 @@ def owed(s: State, has_power) -> dict:
     return {"owed_powers": powers[::-1], "pluck": pluck, "drawing": drawing}
 
 
-def _drawing(why: str, player: int, rival: int | None = None, cards: list[str] | None = None) -> dict:
+def _drawing(why: str, player: int, rival: int | None = None, cards: list[str] | None = None) -> dict[str, Any]:
     return {"for": why, "player": player, "rival": rival, "cards": cards or []}
 
 
-def rebuild(s: State, data: dict) -> None:
+def rebuild(s: State, data: dict[str, Any]) -> None:
     """Set the private agenda (and the shield bookkeeping) a canonical state's owed facts stand for.
 
     ``s`` already holds the table and the pending decision; an inconsistent state is a RuleError."""
     pending, pluck, drawing = s.pending, data["pluck"], data["drawing"]
+    if pending is None:
+        raise RuleError("malformed_action", "a canonical state has a pending decision")
     _need((pending.kind == "recycle") == (drawing is not None), "'drawing' is set exactly while a recycle is pending")
     _need((pending.kind == "gift") == (pluck is not None), "'pluck' is set exactly while a gift is pending")
     agenda: list[Step] = []
@@ -88,15 +93,18 @@ def rebuild(s: State, data: dict) -> None:
 def _gifts(s: State, player: int, targets: list[tuple[int, int]]) -> list[Step]:
     """The pluck's shield check and the gifts after the pending one: rival targets whose slot is still empty."""
     owing = [t for t in targets if t[0] != player and s.card_at(t) is None]
-    data = s.pending.data
-    _need(s.pending.player == player and bool(owing) and owing[0] == (data.get("rival"), data.get("slot")),
+    pending = s.pending
+    if pending is None:
+        raise RuleError("malformed_action", "a canonical state has a pending decision")
+    data = pending.data
+    _need(pending.player == player and bool(owing) and owing[0] == (data.get("rival"), data.get("slot")),
           "the pending gift is the plucker's, into the first emptied rival slot of the pluck")
     s.plucking = (player, tuple(targets))
     s.shield_touched = any(zones.rival_modification(s, owner, player) for owner, _ in targets)
     return [ShieldCheck()] + [GiftOwed(player, owner, slot) for owner, slot in reversed(owing[1:])]
 
 
-def _retry(drawing: dict) -> Step:
+def _retry(drawing: dict[str, Any]) -> Step:
     why, player = drawing["for"], drawing["player"]
     if why == "turn":
         return TurnDraw()

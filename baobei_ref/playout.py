@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from baobei_ref.actions import Action
 from baobei_ref.game import Game
+from baobei_ref.state import Event
 
 CHANCE = ("first_player", "deal", "recycle")
 
@@ -21,7 +22,7 @@ def choose(g: Game, rng: random.Random) -> Action:
     return rng.choice(g.legal_actions())
 
 
-def random_play(g: Game, rng: random.Random, max_actions: int = 100_000) -> Iterator[tuple[Action, list]]:
+def random_play(g: Game, rng: random.Random, max_actions: int = 100_000) -> Iterator[tuple[Action, list[Event]]]:
     """Play ``g`` until the game is over (or ``max_actions``), yielding each action and its events."""
     for _ in range(max_actions):
         if g.pending.kind == "game_over":

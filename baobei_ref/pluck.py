@@ -8,27 +8,32 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from baobei_ref import deck, zones
-from baobei_ref.actions import CloseWindow, Gift, Place, Pluck, SimultaneousPlucks
-from baobei_ref.agenda import DiscardPower, GiftOwed, Penalty, PlaceCard, Power, ShieldCheck, Step, TurnEnd, Window
+from baobei_ref import agenda, deck, zones
+from baobei_ref.actions import Action, CloseWindow, Gift, Place, Pluck, SimultaneousPlucks, Target
+from baobei_ref.agenda import DiscardPower, GiftOwed, Penalty, PlaceCard, Power, ShieldCheck, TurnEnd
 from baobei_ref.errors import RuleError
-from baobei_ref.readings import reading
+from baobei_ref.rules import Answer, AnswerKey, Legal, Step, reading
+
+if TYPE_CHECKING:
+    from baobei_ref.game import Game
+    from baobei_ref.state import State
 
 
 # --- the two moments (3.2) ------------------------------------------------------------------------
-def step_window(g, reference: str) -> None:
+def step_window(g: Game, reference: str) -> None:
     """3.2.3: a normal face-up discard lets every player but the active one claim, once (3.2.5, R-20);
     4.1.6: the BAO caller too, during the rivals' last turns."""
     s = g.state
-    eligible = tuple(p for p in s.rivals(s.active))
+    eligible = tuple(p for p in s.rivals(s.active_player))
     if any(s.count(p) for p in eligible):
         g.ask("window", None, eligible, reference=reference)
     else:  # B.3: nobody holds a card, so nobody can make a valid claim
         g.emit("window_closed", "B.3", reference=reference)
 
 
-def check_claim(g, player: int, targets, own_draw: bool) -> None:
+def check_claim(g: Game, player: int, targets: tuple[Target, ...], own_draw: bool) -> None:
     """Raise RuleError when a claim is not a valid attempt (3.2.4, 3.2.6, ruling R-10); change nothing.
 
     B.2 / B.5: a zero-card zone offers no target; B.3: a zero-card claimant has nothing to remove or give.
@@ -36,17 +41,16 @@ def check_claim(g, player: int, targets, own_draw: bool) -> None:
     s = g.state
     if own_draw:
         g.require(player == s.active, "not_your_decision", "only the drawer may pluck with a drawn card", "3.2.2")
-    else:
-        g.require(player in s.pending.players, "not_your_decision",
-                  f"player {player} may not pluck with their own discard", "3.2.3")
+    elif player not in g.decision.players:
+        raise RuleError("not_your_decision", f"player {player} may not pluck with their own discard", "3.2.3")
     ok = isinstance(targets, tuple) and len(targets) in (1, 2)
     g.require(ok, "malformed_action", "a pluck names one target, a double pluck two", "3.6.1")
     for t in targets:
         g.check_target(t, "3.2.6")
     g.require(len(set(targets)) == len(targets), "illegal_target", "a double pluck names two different cards", "3.6.1")
     for owner, _ in targets:
-        g.require(not zones.protected(s, owner, player), "shielded",
-                  f"player {owner}'s cards are protected by the BAO shield", "4.2.7")
+        if zones.protected(s, owner, player):
+            raise RuleError("shielded", f"player {owner}'s cards are protected by the BAO shield", "4.2.7")
     rival_targets = sum(1 for owner, _ in targets if owner != player)
     spare = s.count(player) - (len(targets) - rival_targets)
     g.require(spare >= rival_targets, "no_cards",
@@ -54,15 +58,15 @@ def check_claim(g, player: int, targets, own_draw: bool) -> None:
               "3.6.3" if len(targets) == 2 else "3.4.1")
 
 
-def validate_claim(g, a: Pluck) -> None:
-    check_claim(g, a.player, a.targets, own_draw=g.state.pending.kind == "drawn")
+def validate_claim(g: Game, a: Pluck) -> None:
+    check_claim(g, a.player, a.targets, own_draw=g.decision.kind == "drawn")
 
 
-def perform_claim(g, a: Pluck) -> None:
-    resolve(g, a.player, a.targets, own_draw=g.state.pending.kind == "drawn")
+def perform_claim(g: Game, a: Pluck) -> None:
+    resolve(g, a.player, a.targets, own_draw=g.decision.kind == "drawn")
 
 
-def resolve(g, player: int, targets, own_draw: bool) -> None:
+def resolve(g: Game, player: int, targets: tuple[Target, ...], own_draw: bool) -> None:
     """3.3 - 3.6: resolve one attempt; it uses up the reference and closes the window (3.1.10, 3.2.5).
 
     Success (3.3.1, 3.4.2, 3.6.4): reveal and remove (3.3.2 - 3.3.4), gifts (3.4.6), then the shield
@@ -72,19 +76,19 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
     keeps the reference on top, because it is discarded before the penalty draw).
     """
     s = g.state
-    reference = s.drawn if own_draw else s.discard[-1]
-    cards = [s.card_at(t) for t in targets]
+    reference = s.drawn_card if own_draw else s.discard[-1]
+    cards = [s.card_in(t) for t in targets]
     double = len(targets) == 2
-    success = all(g.catalog.matches(reference, c) for c in cards)
+    success = all(g.rules.matches(g, reference, c) for c in cards)
     g.emit("pluck", "3.6.1" if double else "3.1.5", also=_pluck_clauses(g, player, targets, reference, cards,
                                                                          own_draw, success),
            player=player, targets=[list(t) for t in targets], reference=reference, cards=cards, own_draw=own_draw,
            success=success)
-    steps: list[Step] = []
+    steps: list[agenda.Step] = []
     if success:
         if own_draw:  # 3.3.6 / 3.4.7 / 3.6.5: the drawn reference goes down first
-            s.discard.append(s.drawn)
-            s.show_all(s.drawn)
+            s.discard.append(reference)
+            s.show_all(reference)
             s.drawn = None
         removed = []
         for owner, slot in targets:  # 3.6.6: in the announced order; the last is on top
@@ -93,7 +97,7 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
             s.show_all(card)
             removed.append(card)
             clause = "3.6.6" if double else ("3.3.3" if owner == player else "3.4.3")
-            also = ("2.5.2", "3.3.2", "3.3.4") if clause == "3.3.3" else ("2.5.2",)
+            also: tuple[str, ...] = ("2.5.2", "3.3.2", "3.3.4") if clause == "3.3.3" else ("2.5.2",)
             if own_draw:
                 also += ("3.6.5",) if double else ("3.3.6",) if owner == player else ("3.4.7",)
             g.emit("removed", clause, also=also, player=owner, slot=slot, card=card, by=player)
@@ -107,15 +111,15 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
                 steps.append(Power(player, reference, "6.10.3"))
             steps.append(Power(player, removed[0], "6.10.4" if own_draw else "6.10.5"))
         if not own_draw:
-            _discard_power_order(g, steps, reference)
+            g.rules.discard_power_order(g, steps, reference)
     else:
         for t, card in zip(targets, cards, strict=True):  # 3.5.2 / 3.5.3 / 3.6.9: shown to all, put back
             s.show_all(card)
             g.emit("shown", "3.6.9" if double else "3.5.2", also=("3.5.3", "6.1.5"), player=t[0], slot=t[1], card=card)
         if own_draw:  # 3.5.4: the drawn reference is discarded: no power, no window
-            s.discard.append(s.drawn)
-            s.show_all(s.drawn)
-            g.emit("discarded", "3.5.4", player=player, card=s.drawn)
+            s.discard.append(reference)
+            s.show_all(reference)
+            g.emit("discarded", "3.5.4", player=player, card=reference)
             s.drawn = None
         steps.append(Penalty(player))  # 3.5.5, one penalty card even for a double (3.6.9)
     if own_draw:
@@ -123,17 +127,22 @@ def resolve(g, player: int, targets, own_draw: bool) -> None:
     g.then(*steps)
 
 
-def _discard_power_order(g, steps: list[Step], reference: str) -> None:
-    """Ruling R-04: the active player's direct-discard power waits until after the pluck and its powers
-    (adopted B: it stays on the agenda after them). Reading A (a switch): it resolves before the plucker's."""
-    agenda = g.state.agenda
-    if reading(g.params, "R-04") == "A" and agenda and agenda[-1] == DiscardPower(reference):
-        agenda.pop()
+def discard_power_after(g: Game, steps: list[agenda.Step], reference: str) -> None:
+    """Ruling R-04 (adopted B): the active player's direct-discard power waits until after the pluck and
+    its powers: it stays on the agenda after them."""
+
+
+def discard_power_before(g: Game, steps: list[agenda.Step], reference: str) -> None:
+    """Ruling R-04, reading A (a switch): the direct-discard power resolves before the plucker's powers."""
+    scheduled = g.state.agenda
+    if scheduled and scheduled[-1] == DiscardPower(reference):
+        scheduled.pop()
         first_power = next(i for i, step in enumerate(steps) if isinstance(step, Power))
         steps.insert(first_power, DiscardPower(reference))
 
 
-def _pluck_clauses(g, player: int, targets, reference: str, cards, own_draw: bool, success: bool) -> tuple:
+def _pluck_clauses(g: Game, player: int, targets: tuple[Target, ...], reference: str, cards: list[str],
+                   own_draw: bool, success: bool) -> tuple[str, ...]:
     """The clauses that decide an attempt: its moment, the matching rule used, and its outcome."""
     out = ["3.1.1", "3.1.2", "3.2.1", "3.1.10", "3.2.4"]
     out += ["3.1.3", "3.2.2"] if own_draw else ["3.1.4", "3.2.3", "3.2.5"]
@@ -143,9 +152,9 @@ def _pluck_clauses(g, player: int, targets, reference: str, cards, own_draw: boo
     ref_species = g.catalog.species_of(reference)
     for card in cards:
         family = g.catalog.species[g.catalog.species_of(card)][0]
-        if g.catalog.species_of(card) != ref_species and g.catalog.matches(reference, card):
+        if g.catalog.species_of(card) != ref_species and g.rules.matches(g, reference, card):
             out += ["3.1.7", "6.3.2"] if family == "pelican" else ["3.1.8", "6.7.3"]
-        elif g.catalog.value(card) == g.catalog.value(reference) and not g.catalog.matches(reference, card):
+        elif g.catalog.value(card) == g.catalog.value(reference) and not g.rules.matches(g, reference, card):
             out += ["3.1.9", "6.9.7"]
     if not success:
         out.append("3.5.1")
@@ -157,7 +166,7 @@ def _pluck_clauses(g, player: int, targets, reference: str, cards, own_draw: boo
 
 
 # --- simultaneous claims and closing the window (3.2.5, ruling R-16) ------------------------------
-def _valid_claims(g, claims) -> list[Pluck]:
+def _valid_claims(g: Game, claims: tuple[Pluck, ...]) -> list[Pluck]:
     valid = []
     for claim in claims:
         try:
@@ -168,7 +177,7 @@ def _valid_claims(g, claims) -> list[Pluck]:
     return valid
 
 
-def validate_simultaneous(g, a: SimultaneousPlucks) -> None:
+def validate_simultaneous(g: Game, a: SimultaneousPlucks) -> None:
     ok = isinstance(a.claims, tuple) and len(a.claims) > 0 and all(isinstance(c, Pluck) for c in a.claims)
     g.require(ok, "malformed_action", "simultaneous claims are a list of pluck claims", "3.2.5")
     players = [c.player for c in a.claims]
@@ -177,25 +186,25 @@ def validate_simultaneous(g, a: SimultaneousPlucks) -> None:
         check_claim(g, a.claims[0].player, a.claims[0].targets, own_draw=False)  # raises its error
 
 
-def perform_simultaneous(g, a: SimultaneousPlucks) -> None:
+def perform_simultaneous(g: Game, a: SimultaneousPlucks) -> None:
     s = g.state
-    order = s.rivals(s.active)
+    order = s.rivals(s.active_player)
     winner = min(_valid_claims(g, a.claims), key=lambda c: order.index(c.player))
     g.emit("priority", "3.2.5", ruling="R-16", player=winner.player,
            void=[c.player for c in a.claims if c is not winner])
     resolve(g, winner.player, winner.targets, own_draw=False)
 
 
-def validate_close(g, a: CloseWindow) -> None:
+def validate_close(g: Game, a: CloseWindow) -> None:
     return None
 
 
-def perform_close(g, a: CloseWindow) -> None:
-    g.emit("window_closed", "3.2.3", reference=g.state.pending.data["reference"])
+def perform_close(g: Game, a: CloseWindow) -> None:
+    g.emit("window_closed", "3.2.3", reference=g.decision.data["reference"])
 
 
 # --- gifts (3.4.4, 3.4.5, 3.6.7; ruling R-25) --------------------------------------------------------
-def step_gift(g, player: int, rival: int, slot: int) -> None:
+def step_gift(g: Game, player: int, rival: int, slot: int) -> None:
     s = g.state
     own = s.own_slots(player)
     if len(own) == 1:
@@ -204,17 +213,17 @@ def step_gift(g, player: int, rival: int, slot: int) -> None:
         g.ask("gift", player, rival=rival, slot=slot)
 
 
-def validate_gift(g, a: Gift) -> None:
+def validate_gift(g: Game, a: Gift) -> None:
     g.require_player(a)
     g.check_target((a.player, a.slot), "3.4.4")
 
 
-def perform_gift(g, a: Gift) -> None:
-    d = g.state.pending.data
+def perform_gift(g: Game, a: Gift) -> None:
+    d = g.decision.data
     give(g, a.player, a.slot, d["rival"], d["slot"])
 
 
-def give(g, player: int, own_slot: int, rival: int, rival_slot: int) -> None:
+def give(g: Game, player: int, own_slot: int, rival: int, rival_slot: int) -> None:
     """3.4.5: the own card, unseen, takes exactly the removed card's slot (3.4.6: the last one may go)."""
     s = g.state
     card = zones.remove(s, player, own_slot, by=player)
@@ -224,7 +233,7 @@ def give(g, player: int, own_slot: int, rival: int, rival_slot: int) -> None:
 
 
 # --- the penalty (3.5.5, 3.5.6) and placing added cards (2.5.4) -----------------------------------
-def step_penalty(g, player: int) -> None:
+def step_penalty(g: Game, player: int) -> None:
     card = deck.draw(g, Penalty(player))
     if card is None:
         return  # waiting for the recycle, or no card at all (7.1.8)
@@ -233,7 +242,7 @@ def step_penalty(g, player: int) -> None:
     g.then(PlaceCard(player, card, player, "3.5.6"))
 
 
-def step_place(g, owner: int, card: str, by: int, clause: str) -> None:
+def step_place(g: Game, owner: int, card: str, by: int, clause: str) -> None:
     """2.5.4: the owner picks among several empty slots; otherwise the one slot is used."""
     options = zones.placement_slots(g.state, owner)
     if len(options) == 1:
@@ -242,24 +251,24 @@ def step_place(g, owner: int, card: str, by: int, clause: str) -> None:
         g.ask("place", owner, card=card, by=by, clause=clause)
 
 
-def validate_place(g, a: Place) -> None:
+def validate_place(g: Game, a: Place) -> None:
     g.require_player(a)
     options = zones.placement_slots(g.state, a.player)
     g.require(a.slot in options, "illegal_target", f"the added card goes to one of the slots {options}", "2.5.4")
 
 
-def perform_place(g, a: Place) -> None:
-    d = g.state.pending.data
+def perform_place(g: Game, a: Place) -> None:
+    d = g.decision.data
     place(g, a.player, a.slot, d["card"], d["by"], d["clause"])
 
 
-def place(g, owner: int, slot: int, card: str, by: int, clause: str) -> None:
+def place(g: Game, owner: int, slot: int, card: str, by: int, clause: str) -> None:
     zones.add(g.state, owner, slot, card, by=by)
     g.emit("placed", clause, ruling="R-18", also=("2.5.4",), player=owner, slot=slot)
 
 
 # --- legal actions ----------------------------------------------------------------------------
-class Claims(Sequence):
+class Claims(Sequence[Pluck]):
     """Every valid claim of one player, computed on demand (ruling R-10).
 
     Singles on any target; double plucks on any ordered pair of different targets when the player
@@ -268,7 +277,7 @@ class Claims(Sequence):
     does not build thousands of objects.
     """
 
-    def __init__(self, player: int, targets: list[tuple[int, int]], doubles: bool):
+    def __init__(self, player: int, targets: list[Target], doubles: bool) -> None:
         self.player, self.targets = player, targets
         n = len(targets)
         self.size = n + (n * (n - 1) if doubles else 0)
@@ -276,7 +285,7 @@ class Claims(Sequence):
     def __len__(self) -> int:
         return self.size
 
-    def __getitem__(self, i: int) -> Pluck:
+    def __getitem__(self, i: int) -> Pluck:  # type: ignore[override]  # slices are never taken
         if not -self.size <= i < self.size:
             raise IndexError(i)
         i %= self.size
@@ -288,17 +297,17 @@ class Claims(Sequence):
         return Pluck(self.player, (self.targets[first], self.targets[second]))
 
 
-class Chain(Sequence):
+class Chain(Sequence[Action]):
     """Several sequences read as one."""
 
-    def __init__(self, *parts: Sequence):
+    def __init__(self, *parts: Sequence[Action]) -> None:
         self.parts = [p for p in parts if len(p)]
         self.size = sum(len(p) for p in self.parts)
 
     def __len__(self) -> int:
         return self.size
 
-    def __getitem__(self, i: int):
+    def __getitem__(self, i: int) -> Action:  # type: ignore[override]  # slices are never taken
         if not -self.size <= i < self.size:
             raise IndexError(i)
         i %= self.size
@@ -309,32 +318,45 @@ class Chain(Sequence):
         raise IndexError(i)
 
 
-def legal_claims(g, player: int) -> Claims:
-    """Every valid claim of ``player`` at this moment (B.3: none with zero cards)."""
+def _cards_in_zones(s: State) -> list[Target]:
+    return [(o, slot) for o in s.players for slot in s.own_slots(o)]
+
+
+def legal_claims(g: Game, player: int, every: list[Target] | None = None) -> Claims:
+    """Every valid claim of ``player`` at this moment (B.3: none with zero cards); ``every`` card in a zone
+    may be given when several players' claims are listed at once."""
     s = g.state
     own = s.count(player)
     if own == 0:
         return Claims(player, [], False)
-    targets = [(o, slot) for o in s.players for slot in s.own_slots(o) if not zones.protected(s, o, player)]
+    targets = _cards_in_zones(s) if every is None else every
+    if s.shield == "active":  # 4.2.7: only an active shield protects anyone
+        targets = [t for t in targets if not zones.protected(s, t[0], player)]
     return Claims(player, targets, doubles=own >= 2)
 
 
-def legal_window(g) -> Chain:
-    return Chain([CloseWindow()], *(legal_claims(g, p) for p in g.state.pending.players))
+def legal_window(g: Game) -> Chain:
+    every = _cards_in_zones(g.state)
+    return Chain([CloseWindow()], *(legal_claims(g, p, every) for p in g.decision.players))
 
 
-def legal_gift(g):
-    p = g.state.pending.player
+def legal_gift(g: Game) -> list[Gift]:
+    p = g.decision.decider
     return [Gift(p, slot) for slot in g.state.own_slots(p)]
 
 
-def legal_place(g):
-    p = g.state.pending.player
+def legal_place(g: Game) -> list[Place]:
+    p = g.decision.decider
     return [Place(p, slot) for slot in zones.placement_slots(g.state, p)]
 
 
-STEPS = {Window: step_window, GiftOwed: step_gift, Penalty: step_penalty, PlaceCard: step_place}
-ANSWERS = {
+def matches(g: Game, reference: str, target: str) -> bool:
+    """3.1.1 / 3.1.6: a claim succeeds on cards matching the reference (the catalog says which match)."""
+    return g.catalog.matches(reference, target)
+
+
+STEPS: dict[str, Step] = {"window": step_window, "gift": step_gift, "penalty": step_penalty, "place": step_place}
+ANSWERS: dict[AnswerKey, Answer] = {
     ("drawn", Pluck): (validate_claim, perform_claim),
     ("window", Pluck): (validate_claim, perform_claim),
     ("window", SimultaneousPlucks): (validate_simultaneous, perform_simultaneous),
@@ -342,4 +364,5 @@ ANSWERS = {
     ("gift", Gift): (validate_gift, perform_gift),
     ("place", Place): (validate_place, perform_place),
 }
-LEGAL = {"window": legal_window, "gift": legal_gift, "place": legal_place}
+LEGAL: dict[str, Legal] = {"window": legal_window, "gift": legal_gift, "place": legal_place}
+VARIANTS = (reading("R-04", "A", discard_power_order=discard_power_before),)

@@ -1,33 +1,33 @@
-"""Which reading of a ruling the game follows (rule parameter ``rulings``, e.g. ``{"R-05": "A"}``).
+"""Which reading of a ruling a game follows (rule parameter ``rulings``, e.g. ``{"R-05": "A"}``).
 
-The default is the reading the rulings register adopts (spec/rulings.yaml). Each alternative the
-reference implements is listed in :data:`SWITCHES` and takes effect in exactly one function of the
-part module its ruling concerns; the register marks the same readings ``switch: true``.
+The default is the reading the rulings register adopts (spec/rulings.yaml), written as the reference's
+named rule. Each alternative the reference implements is a :class:`~baobei_ref.rules.Variant` declared
+next to the rule it replaces (in the part module its ruling concerns); :data:`SWITCHES` lists them, and
+the register marks the same readings ``switch: true``.
 """
 
 from __future__ import annotations
 
-from baobei_spec import Params, default_spec
+from baobei_ref import bao, deck, pluck, powers, turn
+from baobei_ref.rules import Variant
+from baobei_spec import default_spec
 
+VARIANTS: dict[tuple[str, str], Variant] = {
+    (v.ruling, v.reading): v
+    for v in (*turn.VARIANTS, *pluck.VARIANTS, *bao.VARIANTS, *deck.VARIANTS, *powers.VARIANTS)
+    if v.ruling is not None and v.reading is not None
+}
 SWITCHES: dict[str, tuple[str, ...]] = {
-    "R-04": ("A",),  # pluck._discard_power_order
-    "R-05": ("A", "C", "D"),  # deck.start_final_phase
-    "R-06": ("A",),  # deck._last_turns
-    "R-07": ("B",),  # bao.bao_allowed
-    "R-09": ("B",),  # turn.step_turn_start
-    "R-15": ("A",),  # turn.step_deal
-    "R-17": ("A",),  # bao.bao_allowed
-    "R-19": ("A",),  # powers._first_card_own
-    "R-21": ("A", "B"),  # powers._single_card
+    rid: tuple(sorted(rd for r, rd in VARIANTS if r == rid)) for rid in sorted({r for r, _ in VARIANTS})
 }
 
 
-def reading(params: Params, ruling: str) -> str:
-    """The reading of ``ruling`` in force under ``params``."""
-    return params.rulings.get(ruling) or default_spec().rulings[ruling].adopted
+def reading_variants(rulings: dict[str, str]) -> list[Variant]:
+    """The variants for the readings ``rulings`` chooses (the adopted ones need none), in ruling order."""
+    return [VARIANTS[(rid, rd)] for rid, rd in sorted(rulings.items()) if (rid, rd) in VARIANTS]
 
 
-def unknown_readings(rulings: dict) -> list[str]:
+def unknown_readings(rulings: dict[str, str]) -> list[str]:
     """The ``ruling: reading`` choices that are neither an adopted reading nor an implemented switch."""
     spec = default_spec().rulings
     return [f"{rid}: {rd}" for rid, rd in rulings.items()

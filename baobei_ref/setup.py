@@ -13,43 +13,50 @@ below the named discard cards (``rest="discard"``), so the 66 cards are always a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Literal
+
 from baobei_ref.agenda import TurnStart
+from baobei_ref.cards import Catalog
 from baobei_ref.errors import RuleError
 from baobei_ref.game import Game
-from baobei_ref.state import Decision
+from baobei_ref.rules import Variant
+from baobei_ref.state import Decision, Shield
+from baobei_spec import Params
 
 
 def position(
     zones: dict[int, list[str | None]],
-    deck: list[str] = (),
-    discard: list[str] = ("hummingbird",),
-    under: list[str] = (),
+    deck: Sequence[str] = (),
+    discard: Sequence[str] = ("hummingbird",),
+    under: Sequence[str] = (),
     active: int = 0,
     drawn: str | None = None,
-    rest: str = "deck",
+    rest: Literal["deck", "discard"] = "deck",
     known: dict[int, list[tuple[int, int]]] | None = None,
     scores: dict[int, int] | None = None,
     bao: int | None = None,
-    shield: str | None = None,
+    shield: Shield | None = None,
     recycles: int = 0,
     final_phase: bool = False,
     last_turns: list[int] | None = None,
     round: int = 1,
     turn: int = 1,
     first: int | None = None,
-    params=None,
-    catalog=None,
+    params: Params | None = None,
+    catalog: Catalog | None = None,
+    variants: Sequence[Variant] = (),
 ) -> Game:
     """A game at the start of ``active``'s turn (or holding ``drawn``), the table exactly as given.
 
     ``zones`` maps each player (0..n-1, seating order) to species by slot (None: empty slot);
     ``deck`` is top first; ``discard`` bottom to top; ``known`` lists, per player, the
-    (owner, slot) cards that player has seen (face-up cards are known to all).
+    (owner, slot) cards that player has seen (face-up cards are known to all); ``variants`` change its rules.
     """
     players = sorted(zones)
     if players != list(range(len(players))):
         raise RuleError("malformed_action", f"players must be numbered 0..n-1 in seating order, not {players}")
-    g = Game(players=len(players), params=params, catalog=catalog)
+    g = Game(players=len(players), params=params, catalog=catalog, variants=variants)
     s = g.state
     pool: dict[str, list[str]] = {}
     for card in g.catalog.cards:
@@ -84,10 +91,10 @@ def position(
         s.show_all(card)
     for p, targets in (known or {}).items():
         for t in targets:
-            card = s.card_at(tuple(t))
-            if card is None:
+            known_card = s.card_at((t[0], t[1]))
+            if known_card is None:
                 raise RuleError("malformed_action", f"player {p} cannot know an empty slot {tuple(t)}")
-            s.see(card, p)
+            s.see(known_card, p)
     s.scores = dict(scores) if scores else dict.fromkeys(players, 0)
     s.active, s.first, s.round, s.turn = active, first if first is not None else active, round, turn
     s.bao, s.recycles, s.final_phase = bao, recycles, final_phase

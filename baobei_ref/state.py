@@ -7,8 +7,12 @@ action has been fully validated, so a rejected action leaves it exactly as it wa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from baobei_ref.actions import Target
 from baobei_ref.agenda import Step
+
+Shield = Literal["none", "armed", "active"]  # no BAO | called, no rival modification yet | protecting (4.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +26,16 @@ class Decision:
     kind: str
     player: int | None = None
     players: tuple[int, ...] = ()
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    @property
+    def decider(self) -> int:
+        """The player who decides (every decision but chance outcomes and windows names one)."""
+        if self.player is None:
+            raise RuntimeError(f"a {self.kind!r} decision has no single player")
+        return self.player
+
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "player": self.player, "players": list(self.players), "data": self.data}
 
 
@@ -34,12 +45,12 @@ class Event:
 
     kind: str
     clause: str
-    data: dict
+    data: dict[str, Any]
     ruling: str | None = None
     also: tuple[str, ...] = ()  # further clauses that govern the same event
 
-    def to_json(self) -> dict:
-        out = {"kind": self.kind, "clause": self.clause, **self.data}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "clause": self.clause, **self.data}
         if self.also:
             out["also"] = list(self.also)
         if self.ruling:
@@ -69,13 +80,13 @@ class State:
     round_scores: dict[int, int] | None = None  # of the last scored round
     round_zones: dict[int, list[str | None]] | None = None  # the final table of the last scored round (5.1.1)
     bao: int | None = None  # the BAO caller of this round
-    shield: str = "none"  # none | armed (BAO called, no rival modification yet) | active
+    shield: Shield = "none"
     shield_touched: bool = False  # a rival modified the caller's zone in the action under way (private)
     recycles: int = 0
     final_phase: bool = False
     last_turns: list[int] | None = None  # players still owed a last turn (BAO or final phase)
     moved: set[str] = field(default_factory=set)  # cards moved by powers this turn (6.11.1)
-    pending: Decision = field(default_factory=lambda: Decision("first_player"))
+    pending: Decision | None = field(default_factory=lambda: Decision("first_player"))  # None: steps are running
     agenda: list[Step] = field(default_factory=list)  # steps still to run, next one last (private)
     plucking: tuple[int, tuple[tuple[int, int], ...]] | None = None  # a successful pluck until its shield check
     winner: int | None = None
@@ -83,7 +94,28 @@ class State:
     def slots(self, player: int) -> list[str | None]:
         return self.zones[player]
 
-    def card_at(self, target) -> str | None:
+    @property
+    def active_player(self) -> int:
+        """The active player, whom every turn has (from the first turn of a round on)."""
+        if self.active is None:
+            raise RuntimeError("no turn has started")
+        return self.active
+
+    @property
+    def drawn_card(self) -> str:
+        """The card the active player drew and holds (while the 'drawn' decision or its pluck runs)."""
+        if self.drawn is None:
+            raise RuntimeError("no card is drawn")
+        return self.drawn
+
+    def card_in(self, target: Target) -> str:
+        """The card in a slot the rules have validated as holding one."""
+        card = self.zones[target[0]][target[1] - 1]
+        if card is None:
+            raise RuntimeError(f"slot {target[1]} of player {target[0]} is empty")
+        return card
+
+    def card_at(self, target: Target) -> str | None:
         owner, slot = target
         zone = self.zones.get(owner)
         if zone is None or not 1 <= slot <= len(zone):
@@ -91,7 +123,8 @@ class State:
         return zone[slot - 1]
 
     def count(self, player: int) -> int:
-        return sum(1 for c in self.zones[player] if c is not None)
+        zone = self.zones[player]
+        return len(zone) - zone.count(None)
 
     def own_slots(self, player: int) -> list[int]:
         return [i for i, c in enumerate(self.zones[player], start=1) if c is not None]

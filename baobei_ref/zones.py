@@ -27,10 +27,18 @@ def protected(s: State, owner: int, by: int) -> bool:
     return s.shield == "active" and owner == s.bao and by != s.bao
 
 
+def _occupied(zone: list[str | None], slot: int) -> str:
+    """The card in ``slot``; the rules validate a target before they take or replace its card."""
+    card = zone[slot - 1]
+    if card is None:
+        raise RuntimeError(f"slot {slot} is empty")
+    return card
+
+
 def remove(s: State, owner: int, slot: int, by: int) -> str:
     """2.5.2: the slot becomes empty; no other card moves."""
     zone = s.zones[owner]
-    card = zone[slot - 1]
+    card = _occupied(zone, slot)
     zone[slot - 1] = None
     _touch(s, owner, by)
     return card
@@ -39,7 +47,7 @@ def remove(s: State, owner: int, slot: int, by: int) -> str:
 def replace(s: State, owner: int, slot: int, card: str, by: int) -> str:
     """2.5.3: the new card takes exactly the old card's slot; returns the old card."""
     zone = s.zones[owner]
-    old = zone[slot - 1]
+    old = _occupied(zone, slot)
     zone[slot - 1] = card
     _touch(s, owner, by)
     return old

@@ -6,11 +6,13 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from baobei_spec.model import (
     KINDS,
+    RULING_STATUSES,
     Clause,
     ErrorCode,
     Fact,
@@ -27,7 +29,6 @@ SPEC_ROOT = Path(__file__).resolve().parent
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same safe subset, ~10x faster
 RULEBOOK_ES = "rulebook/000_6fef198ee512738b.txt"
 RULEBOOK_NL = "rulebook/002_5e82730e00f7d66f.txt"
-RULING_STATUSES = ("decided", "provisional")
 _NAME = re.compile(r"[a-z][a-z_]*")
 VOCABULARY_KEYS = ("parts", "actions", "decisions", "events", "checks")
 # Cross-references as the Spanish text writes them: "§ 3.5", "§§ 6.1 y 6.10", "parte 3", "anexo A".
@@ -67,7 +68,7 @@ def text_refs(text: str) -> list[str]:
     return found
 
 
-def _read_yaml(root: Path, rel: str, problems: list[Problem]):
+def _read_yaml(root: Path, rel: str, problems: list[Problem]) -> Any:
     path = root / rel
     try:
         with path.open(encoding="utf-8") as fh:
@@ -77,7 +78,7 @@ def _read_yaml(root: Path, rel: str, problems: list[Problem]):
         return None
 
 
-def _entries(data, rel: str, problems: list[Problem]) -> list[dict]:
+def _entries(data: object, rel: str, problems: list[Problem]) -> list[dict[str, Any]]:
     """The mappings of a YAML list; anything else is a problem, not a crash."""
     if data is None:
         return []
@@ -93,7 +94,7 @@ def _entries(data, rel: str, problems: list[Problem]) -> list[dict]:
     return out
 
 
-def _fact(raw, rel: str, entry: str, problems: list[Problem]) -> Fact:
+def _fact(raw: object, rel: str, entry: str, problems: list[Problem]) -> Fact:
     if not isinstance(raw, dict) or "value" not in raw:
         problems.append(Problem(rel, entry, "a fact needs `value` and `source` or `provisional`"))
         return Fact(None)
@@ -129,7 +130,7 @@ def _section_of(line: int, sections: dict[str, Section]) -> str | None:
     return best.id if best else None
 
 
-def _load_clauses(root: Path, sections, problems: list[Problem]) -> dict[str, Clause]:
+def _load_clauses(root: Path, sections: dict[str, Section], problems: list[Problem]) -> dict[str, Clause]:
     clauses: dict[str, Clause] = {}
     files = sorted((root / "clauses").glob("*.yaml"))
     if not files:
@@ -169,7 +170,7 @@ def _load_clauses(root: Path, sections, problems: list[Problem]) -> dict[str, Cl
     return clauses
 
 
-def _load_catalog(root: Path, problems: list[Problem]):
+def _load_catalog(root: Path, problems: list[Problem]) -> tuple[tuple[Species, ...], dict[str, tuple[int, ...]], int]:
     rel = "catalog.yaml"
     raw = _read_yaml(root, rel, problems) or {}
     species: list[Species] = []
@@ -235,7 +236,7 @@ def _load_params(root: Path, problems: list[Problem]) -> Params:
     )
 
 
-def _clause_ids(raw_ids, rel: str, entry: str, problems: list[Problem]) -> tuple[str, ...]:
+def _clause_ids(raw_ids: Any, rel: str, entry: str, problems: list[Problem]) -> tuple[str, ...]:
     """Clause ids must be quoted strings: YAML reads 6.10 as the number 6.1."""
     for c in raw_ids or ():
         if not isinstance(c, str):
@@ -243,14 +244,14 @@ def _clause_ids(raw_ids, rel: str, entry: str, problems: list[Problem]) -> tuple
     return tuple(str(c) for c in raw_ids or ())
 
 
-def _lines(raw, rel: str, entry: str, problems: list[Problem]) -> tuple[int, ...]:
+def _lines(raw: object, rel: str, entry: str, problems: list[Problem]) -> tuple[int, ...]:
     if not isinstance(raw, list) or not all(isinstance(n, int) for n in raw):
         problems.append(Problem(rel, entry, "`supports` and `contradicts` must be lists of line numbers"))
         return ()
     return tuple(raw)
 
 
-def _readings(raw: dict, rel: str, rid: str, problems: list[Problem]) -> tuple[Reading, ...]:
+def _readings(raw: dict[str, Any], rel: str, rid: str, problems: list[Problem]) -> tuple[Reading, ...]:
     """A ruling's readings: each an id, a text and the lines for and against it; the adopted one among them."""
     out: list[Reading] = []
     for i, item in enumerate(raw["readings"] if isinstance(raw["readings"], list) else (), start=1):
@@ -304,7 +305,7 @@ def _load_errors(root: Path, problems: list[Problem]) -> dict[str, ErrorCode]:
     return errors
 
 
-def _names(raw, rel: str, entry: str, problems: list[Problem]) -> list[str]:
+def _names(raw: object, rel: str, entry: str, problems: list[Problem]) -> list[str]:
     """A list of snake_case names (a mapping gives its keys); anything else is a problem."""
     items = list(raw) if isinstance(raw, dict | list) else None
     if items is None:
@@ -326,7 +327,7 @@ def _load_vocabulary(root: Path, errors: dict[str, ErrorCode], problems: list[Pr
     for key in sorted(set(raw) - set(VOCABULARY_KEYS), key=str):
         problems.append(Problem(rel, str(key), f"unknown key; keys are {', '.join(VOCABULARY_KEYS)}"))
 
-    def mapping(key: str) -> dict:
+    def mapping(key: str) -> dict[Any, Any]:
         value = raw.get(key)
         return value if isinstance(value, dict) else {}
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
 
-KINDS = ("normative", "example", "informative", "summary", "faq")
+ClauseKind = Literal["normative", "example", "informative", "summary", "faq"]
+KINDS: tuple[ClauseKind, ...] = get_args(ClauseKind)
+RulingStatus = Literal["decided", "provisional"]  # decided: final; provisional: until the publisher confirms
+RULING_STATUSES: tuple[RulingStatus, ...] = get_args(RulingStatus)
 
 
 def part_of(clause_id: str) -> str:
@@ -27,7 +32,7 @@ class Clause:
     """One paragraph, bullet or numbered step of the rulebook, in both languages."""
 
     id: str
-    kind: str
+    kind: ClauseKind
     section: str
     line_es: int
     line_nl: int
@@ -42,7 +47,7 @@ class Clause:
 class Fact:
     """A catalog or parameter value with where it comes from: rulebook lines or a ruling."""
 
-    value: object
+    value: Any  # as the YAML file gives it (checked by the loader and spec/checks.py)
     source: tuple[int, ...] = ()
     provisional: str | None = None
 
@@ -101,7 +106,7 @@ class Ruling:
     adopted: str
     ruling: str
     reason: str
-    status: str
+    status: RulingStatus
 
     def reading(self, reading_id: str) -> Reading:
         return next(r for r in self.readings if r.id == reading_id)
@@ -139,7 +144,7 @@ class Vocabulary:
         """The decision kinds an action type answers."""
         return [kind for kind, types in self.decisions.items() if action_type in types]
 
-    def check_event(self, kind: str, fields) -> None:
+    def check_event(self, kind: str, fields: Iterable[str]) -> None:
         """Refuse an event the vocabulary lacks, or a data field it does not list for that kind."""
         known = self.events.get(kind)
         if known is None:
@@ -164,7 +169,7 @@ class Spec:
     lines_es: tuple[str, ...]
     lines_nl: tuple[str, ...]
     vocabulary: Vocabulary
-    problems: tuple = ()
+    problems: tuple[Any, ...] = ()  # the loader's Problem records (non-strict loads only)
 
     def clause(self, clause_id: str) -> Clause:
         return self.clauses[clause_id]

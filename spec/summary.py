@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from baobei_spec.checks import uncovered_lines, unresolved_refs
 from baobei_spec.model import Spec, part_of
@@ -10,7 +11,7 @@ from baobei_spec.model import Spec, part_of
 __all__ = ["part_of", "render", "summarize"]
 
 
-def summarize(spec: Spec) -> dict:
+def summarize(spec: Spec) -> dict[str, Any]:
     """The summary as one JSON-ready object."""
     parts = spec.vocabulary.parts
     by_part = Counter(part_of(c.id) for c in spec.clauses.values())
@@ -36,7 +37,7 @@ def summarize(spec: Spec) -> dict:
     }
 
 
-def render(summary: dict) -> str:
+def render(summary: dict[str, Any]) -> str:
     """The summary for a terminal."""
     c = summary["clauses"]
     lines = [

@@ -7,6 +7,7 @@ The inverse of the DSL's parser for what random play produces: ``action_text`` f
 from __future__ import annotations
 
 from baobei_ref import actions as A
+from baobei_ref.powers import add_to_rival, blind_swap, double_replace, peek, peek_two_swap, show
 
 
 def _t(target) -> str:
@@ -41,19 +42,19 @@ def action_text(action: A.Action, species_of) -> str:
             return f"p{p} gives {s}"
         case A.Place(player=p, slot=s):
             return f"p{p} places into {s}"
-        case A.PeekAt(player=p, target=t):
+        case peek.PeekAt(player=p, target=t):
             return f"p{p} peeks at {_t(t)}"
-        case A.ShowCard(player=p, target=t):
+        case show.ShowCard(player=p, target=t):
             return f"p{p} shows {_t(t)}"
-        case A.BlindSwap(player=p, first=a, second=b):
+        case blind_swap.BlindSwap(player=p, first=a, second=b):
             return f"p{p} swaps {_t(a)} with {_t(b)}"
-        case A.MacawLook(player=p, first=a, second=b):
+        case peek_two_swap.MacawLook(player=p, first=a, second=b):
             return f"p{p} looks at {_t(a)} and {_t(b)}"
-        case A.MacawSwap(player=p, swap=swap):
+        case peek_two_swap.MacawSwap(player=p, swap=swap):
             return f"p{p} {'swaps' if swap else 'leaves'} them"
-        case A.TocoAdd(player=p, rival=r):
+        case add_to_rival.TocoAdd(player=p, rival=r):
             return f"p{p} adds to p{r}"
-        case A.ShoebillReplace(player=p, own=own, rival=rival):
+        case double_replace.ShoebillReplace(player=p, own=own, rival=rival):
             parts = []
             if own is not None:
                 parts.append(f"p{p}.{own[1]} with drawn {own[0] + 1}")

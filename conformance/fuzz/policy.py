@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from baobei_ref import Game
 from baobei_ref import actions as A
 from baobei_ref.pluck import legal_claims
+from baobei_ref.powers import add_to_rival, blind_swap, peek, peek_two_swap, show
 from baobei_ref.scoring import round_total
 
 BAO_EAGERNESS = (0, 1, 4, 20)  # percent chance of calling BAO when it may be called
@@ -144,6 +145,7 @@ def near_miss(action: A.Action, rng: random.Random, players: int, guarded: list[
             changes[f.name] = tuple(target() for _ in value)
         elif f.name == "rival":
             changes[f.name] = rng.randrange(players) if isinstance(value, int) else value
-    if guarded and isinstance(action, (A.PeekAt, A.ShowCard, A.BlindSwap, A.MacawLook, A.TocoAdd, A.Pluck)):
+    if guarded and isinstance(action, (peek.PeekAt, show.ShowCard, blind_swap.BlindSwap, peek_two_swap.MacawLook,
+                                       add_to_rival.TocoAdd, A.Pluck)):
         changes.pop("player", None)  # the same player trying a guarded slot
     return dataclasses.replace(action, **changes) if changes else action

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from baobei_conform.mutants.patching import answer, defaults, mutant, no_check, original, params, step, then_also
 from baobei_ref import turn, zones
-from baobei_ref.actions import (
-    BlindSwap,
-    ChooseFirstPlayer,
-    Discard,
-    Draw,
-    InitialPeek,
-    Keep,
-    PeekAt,
-    TakeDiscard,
-)
+from baobei_ref.actions import ChooseFirstPlayer, Discard, Draw, InitialPeek, Keep, TakeDiscard
 from baobei_ref.agenda import DiscardPower, InitialPeeks, Power, RoundStart, TurnEnd, TurnStart, Window
+from baobei_ref.powers.blind_swap import BlindSwap
+from baobei_ref.powers.peek import PeekAt
 
 
 @mutant("2.1.2", "2.1.1")
@@ -81,7 +74,7 @@ def next_round_tie_later_player():
         s.first = [p for p in order if scores[p] == high][-1]
         s.round += 1
         g.then(RoundStart())
-    scoring._next_round = wrong
+    scoring.next_round = wrong
 
 
 @mutant("2.4.1")

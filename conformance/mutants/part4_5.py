@@ -14,9 +14,14 @@ from baobei_conform.mutants.patching import (
     step,
     then_also,
 )
-from baobei_ref import bao, cards, game, powers, scoring, zones
-from baobei_ref.actions import CallBao, MacawLook, PeekAt, ShowCard
+from baobei_ref import bao, cards, game, scoring, zones
+from baobei_ref.actions import CallBao
 from baobei_ref.agenda import NextTurn, RoundStart, ShieldCheck, TurnEnd, Window
+from baobei_ref.powers import add_to_rival, targets
+from baobei_ref.powers.add_to_rival import TocoAdd
+from baobei_ref.powers.peek import PeekAt
+from baobei_ref.powers.peek_two_swap import MacawLook
+from baobei_ref.powers.show import ShowCard
 
 
 @mutant("4.1.2")
@@ -32,7 +37,7 @@ def bao_while_window_open():
     _, perform = original("end_turn", CallBao)
 
     def validate(g, a):
-        g.require(a.player == g.state.active and bao.bao_allowed(g.state), "bao_not_allowed", "no", "4.1.2")
+        g.require(a.player == g.state.active and bao.bao_allowed(g), "bao_not_allowed", "no", "4.1.2")
 
     def call(g, a):
         g.state.agenda.append(Window(g.state.pending.data["reference"]))
@@ -46,7 +51,7 @@ def bao_while_window_open():
 @mutant("4.1.3", "4.1.2")
 def second_bao_in_last_turns():
     """A rival may still call BAO in their last turn after someone else called it."""
-    bao.bao_allowed = lambda s: not s.final_phase and (s.last_turns is None or s.bao is not None)
+    bao.bao_allowed = lambda g: not g.state.final_phase and (g.state.last_turns is None or g.state.bao is not None)
 
 
 @mutant("4.1.4")
@@ -127,15 +132,15 @@ def shield_after_pluck_powers():
 @mutant("4.2.7")
 def shield_blocks_only_plucks():
     """The active shield stops rival plucks but not rival powers."""
-    powers.movable = lambda s, target, player: s.card_at(target) not in s.moved
-    powers._toco_rivals = lambda s, player: s.rivals(player)
+    targets.movable = lambda g, target, player: g.state.card_at(target) not in g.state.moved
+    add_to_rival.rivals = lambda s, player: s.rivals(player)
 
-    def check(g, player, targets, clause):
-        for t in targets:
+    def check(g, player, cards, clause):
+        for t in cards:
             g.require(g.state.card_at(t) not in g.state.moved, "moved_by_power_this_turn", "moved", "6.11.1")
-    powers._check_movable = check
-    validate, _ = original("toco_toucan", powers.TocoAdd)
-    answer("toco_toucan", powers.TocoAdd,
+    targets.check_movable = check
+    validate, _ = original("toco_toucan", TocoAdd)
+    answer("toco_toucan", TocoAdd,
            validate=lambda g, a: g.require(a.rival in g.state.rivals(a.player), "illegal_target", "x", "6.7.1"))
 
 
@@ -318,7 +323,7 @@ def decisive_scores_added():
 def zero_cards_cannot_call_bao():
     """A player with zero cards may not call BAO."""
     old = bao.bao_allowed
-    bao.bao_allowed = lambda s: old(s) and s.count(s.active) > 0
+    bao.bao_allowed = lambda g: old(g) and g.state.count(g.state.active) > 0
 
 
 @mutant("4.2.7", "4.2.8")
@@ -360,11 +365,11 @@ def caller_activates_own_shield():
 @mutant("2.4.1", "5.3.1")
 def next_round_highest_cumulative_starts():
     """The next round is started by the player with the highest cumulative score, not the last round's."""
-    old = scoring._next_round
+    old = scoring.next_round
 
     def wrong(g, scores):
         old(g, {p: g.state.scores[p] for p in scores})
-    scoring._next_round = wrong
+    scoring.next_round = wrong
 
 
 @mutant("4.1.6", "4.1.4")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import replace
 
 from baobei_conform.mutants.patching import (
@@ -15,8 +16,15 @@ from baobei_conform.mutants.patching import (
     then_also,
 )
 from baobei_ref import cards, game, powers, zones
-from baobei_ref.actions import BlindSwap, Gift, MacawLook, MacawSwap, PeekAt, ShoebillReplace, ShowCard, TocoAdd
+from baobei_ref.actions import Gift
 from baobei_ref.agenda import DiscardPower, Power, Window
+from baobei_ref.powers import add_to_rival, double_replace, targets
+from baobei_ref.powers.add_to_rival import TocoAdd
+from baobei_ref.powers.blind_swap import BlindSwap
+from baobei_ref.powers.double_replace import ShoebillReplace
+from baobei_ref.powers.peek import PeekAt
+from baobei_ref.powers.peek_two_swap import MacawLook, MacawSwap
+from baobei_ref.powers.show import ShowCard
 
 
 @mutant("6.1.2")
@@ -146,16 +154,15 @@ def blind_swap_same_player():
 @mutant("6.5.2", "6.10.7")
 def blind_swap_asked_without_pair():
     """The blind swap is asked for even when no valid pair exists (the player must then pass)."""
-    old = powers._possible
-    powers._possible = lambda g, player, power: power == "blind_swap" or old(g, player, power)
+    powers.POWERS["blind_swap"] = dataclasses.replace(powers.POWERS["blind_swap"], possible=lambda g, player: True)
 
 
 @mutant("6.5.2", "6.11.1", "4.2.7")
 def blind_swap_ignores_validity():
     """The blind swap may use any two cards of two players, shielded or already moved ones included."""
-    old = powers._pairs
-    powers._pairs = lambda s, player, need_movable: old(s, player, False)
-    answer("blind_swap", BlindSwap, validate=lambda g, a: powers._check_pair(g, a, "6.5.1"))
+    old = targets.pairs
+    targets.pairs = lambda g, player, need_movable: old(g, player, False)
+    answer("blind_swap", BlindSwap, validate=lambda g, a: targets.check_pair(g, a, "6.5.1"))
 
 
 @mutant("6.5.2")
@@ -197,7 +204,7 @@ def macaw_cannot_look_at_protected():
 
     def check(g, a):
         validate(g, a)
-        powers._check_movable(g, a.player, (a.first, a.second), "6.6.1")
+        targets.check_movable(g, a.player, (a.first, a.second), "6.6.1")
     answer("macaw", MacawLook, validate=check)
 
 
@@ -221,8 +228,8 @@ def toco_user_chooses_the_slot():
 @mutant("6.7.2", "B.8")
 def toco_not_on_zero_cards():
     """The Toco Toucan cannot target a rival with zero cards."""
-    old = powers._toco_rivals
-    powers._toco_rivals = lambda s, player: [r for r in old(s, player) if s.count(r)]
+    old = add_to_rival.rivals
+    add_to_rival.rivals = lambda s, player: [r for r in old(s, player) if s.count(r)]
     validate, _ = original("toco_toucan", TocoAdd)
 
     def check(g, a):
@@ -281,16 +288,16 @@ def shoebill_cards_not_looked_at():
 @mutant("6.9.3", "6.10.7")
 def shoebill_own_replacement_optional():
     """The Shoebill's own replacement is optional: replacing only the rival's card is allowed."""
-    old = powers.shoebill_options
+    old = double_replace.options
 
     def lenient(g, a):
         own, rival = old(g, a.player)
         if a.own is None and a.rival is not None and own:
-            powers.shoebill_options = lambda g2, p: ([], rival)
+            double_replace.options = lambda g2, p: ([], rival)
             try:
                 validate(g, a)
             finally:
-                powers.shoebill_options = old
+                double_replace.options = old
         else:
             validate(g, a)
     validate, _ = original("shoebill", ShoebillReplace)
@@ -306,7 +313,7 @@ def shoebill_cards_to_new_slots():
         zones.add(s, target[0], len(s.zones[target[0]]) + 1, card, by=player)
         s.moved.add(card)
         s.under.append(old)
-    powers._shoebill_put = put
+    double_replace.put = put
 
 
 @mutant("6.9.5")
@@ -318,18 +325,18 @@ def shoebill_old_cards_face_up():
         s.moved.add(card)
         s.discard.insert(-1, old)
         s.show_all(old)
-    powers._shoebill_put = put
+    double_replace.put = put
 
 
 @mutant("6.9.6")
 def shoebill_nothing_without_own_cards():
     """A Shoebill whose user has no card does nothing at all."""
-    old = powers.shoebill_options
+    old = double_replace.options
 
     def options(g, player):
         own, rival = old(g, player)
         return (own, rival) if g.state.count(player) else ([], [])
-    powers.shoebill_options = options
+    double_replace.options = options
 
 
 @mutant("6.9.6", "6.9.5")
@@ -412,7 +419,7 @@ def placed_cards_not_counted():
         s = g.state
         old = zones.replace(s, target[0], target[1], card, by=player)
         s.under.append(old)
-    powers._shoebill_put = put
+    double_replace.put = put
 
 
 @mutant("6.9.6", "6.9.3")
@@ -422,7 +429,7 @@ def shoebill_single_card_replaces_own():
 
     def check(g, a):
         validate(g, a)
-        own, _ = powers.shoebill_options(g, a.player)
+        own, _ = double_replace.options(g, a.player)
         g.require(len(g.state.pending.data["cards"]) > 1 or a.own is not None or not own, "illegal_target",
                   "the single card replaces an own card", "6.9.6")
     answer("shoebill", ShoebillReplace, validate=check)
@@ -464,8 +471,8 @@ def shoebill_user_sees_replaced_cards():
     def put(g, player, target, card):
         g.state.see(g.state.card_at(target), player)
         old(g, player, target, card)
-    old = powers._shoebill_put
-    powers._shoebill_put = put
+    old = double_replace.put
+    double_replace.put = put
 
 
 @mutant("6.7.2")

@@ -246,7 +246,7 @@ def bao_in_final_phase():
     """BAO may be called during the final phase."""
     from baobei_ref import bao
 
-    bao.bao_allowed = lambda s: s.bao is None and (s.last_turns is None or s.final_phase)
+    bao.bao_allowed = lambda g: g.state.bao is None and (g.state.last_turns is None or g.state.final_phase)
 
 
 @mutant("7.2.6", "5.2.1")

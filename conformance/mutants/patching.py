@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from baobei_ref import game
-from baobei_ref.agenda import BY_NAME
+from baobei_ref.rules import Variant
 
 PATCHABLE = ("baobei_ref", "baobei_conform.runner.engine")  # module prefixes a mutant may change
 
@@ -30,6 +30,7 @@ class Mutant:
     apply: Callable[[], None]
     equivalent: str = ""  # why no scenario can tell it from the reference (then it is not counted)
     origin: str = "mutants"  # the module (or examples/wrong_engine) that defines it
+    variants: tuple[Variant, ...] = ()  # changes to the rules of each game instead of patches (the wrong engine's)
 
 
 REGISTRY: dict[str, Mutant] = {}
@@ -122,9 +123,8 @@ def then_also(kind: str, action: type, extra: Callable) -> None:
 
 def step(name: str, fn: Callable) -> None:
     """Replace the agenda step called ``name``; ``fn(original, g, *args)``, the args being the step's fields."""
-    kind = BY_NAME[name]
-    old = game.STEPS[kind]
-    game.STEPS[kind] = lambda g, *args: fn(old, g, *args)
+    old = game.STEPS[name]
+    game.STEPS[name] = lambda g, *args: fn(old, g, *args)
 
 
 def params(**changes) -> None:
@@ -197,7 +197,9 @@ def claims_excused(excuse: Callable) -> None:
 
 def looks_refused(condition: Callable, code: str, clause: str) -> None:
     """Looking (White Pelican, Brown Pelican, Macaw) refused on a card where ``condition(g, player, target)``."""
-    from baobei_ref.actions import MacawLook, PeekAt, ShowCard
+    from baobei_ref.powers.peek import PeekAt
+    from baobei_ref.powers.peek_two_swap import MacawLook
+    from baobei_ref.powers.show import ShowCard
 
     for kind, action, targets in (("white_pelican", PeekAt, lambda a: [a.target]),
                                   ("brown_pelican", ShowCard, lambda a: [a.target]),

@@ -36,14 +36,14 @@ class MutantResult:
                 "seconds": round(self.seconds, 4)}
 
 
-def _budgeted_run(g) -> None:
+def _budgeted_run(g: game.Game) -> None:
     """``Game.run`` with a step budget."""
     s = g.state
     for _ in range(STEP_BUDGET):
         if s.pending is not None:
             return
         step = s.agenda.pop()
-        game.STEPS[type(step)](g, *step.args())
+        g.rules.steps[step.name](g, *step.args())
     raise RuntimeError(f"no decision after {STEP_BUDGET} steps: the mutant loops")
 
 
@@ -51,7 +51,7 @@ def run_mutant(m: Mutant | None, scenarios: list[Scenario]) -> list[str]:
     """The ids of the scenarios that do not pass with ``m`` switched on (None: the plain reference)."""
     with applied(m):
         game.Game.run = _budgeted_run
-        engine = ReferenceEngine()
+        engine = ReferenceEngine(variants=m.variants if m else ())
         return [s.id for s in scenarios if run_scenario(s, engine).status != "pass"]
 
 

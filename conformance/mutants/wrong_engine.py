@@ -1,4 +1,6 @@
-"""The 17 misreadings of ``examples/wrong_engine`` as mutants: loaded from that file, not copied."""
+"""The misreadings of ``examples/wrong_engine`` as mutants: loaded from that file, not copied.
+
+Each is a variant of the rules (``baobei_ref.rules.Variant``): the reference engine composes it into every game."""
 
 from __future__ import annotations
 
@@ -17,5 +19,9 @@ def wrong_engine_mutants() -> dict[str, Mutant]:
     spec = importlib.util.spec_from_file_location("baobei_wrong_engine", ENGINE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return {name: Mutant(name, (fn.__doc__ or "").strip(), tuple(clauses), fn, origin="wrong_engine")
-            for name, (fn, clauses) in module.BUGS.items()}
+    return {name: Mutant(name, variant.doc, tuple(clauses), _nothing, origin="wrong_engine", variants=(variant,))
+            for name, (variant, clauses) in module.BUGS.items()}
+
+
+def _nothing() -> None:
+    """A wrong-engine mutant patches nothing: its variant changes the rules of each game it plays."""

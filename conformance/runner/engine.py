@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from baobei_conform.commands import CAPABILITIES
 from baobei_conform.engine_api import Call, Engine, run_calls
 from baobei_ref import Catalog, Game, RuleError, action_from_json
 from baobei_ref.game import default_catalog, default_params
+from baobei_ref.rules import Variant
 from baobei_spec import Params
 
 
@@ -70,10 +72,13 @@ class ReferenceEngine(Engine):
     capabilities = frozenset(CAPABILITIES)  # every optional feature of the protocol
     info = {"name": "baobei-ref", "version": "0.1.0", "language": "python"}
 
-    def __init__(self, readings: dict[str, str] | None = None, declare: bool = True) -> None:
+    def __init__(self, readings: dict[str, str] | None = None, declare: bool = True,
+                 variants: Sequence[Variant] = ()) -> None:
         """``readings``: rulings to read otherwise than adopted (``{"R-05": "A"}``), declared like an
-        engine's unless ``declare`` is false (then judged by the adopted expectations, as a bug would be)."""
+        engine's unless ``declare`` is false (then judged by the adopted expectations, as a bug would be).
+        ``variants``: further changes to the rules of every game it plays (e.g. a misreading)."""
         self.game: Game | None = None
+        self.variants = tuple(variants)
         self.rulings = dict(readings or {})
         self.readings = dict(self.rulings) if declare else {}
         self.params, self.catalog = dataclasses.replace(default_params(), rulings=self.rulings), default_catalog()
@@ -96,12 +101,13 @@ class ReferenceEngine(Engine):
         if params and "catalog" in params:  # card values overridden for this position
             params = dict(params)
             catalog = catalog_from_json(params.pop("catalog"))
-        self.game = Game.from_json(state, params=params_with(params, self.params), catalog=catalog)
+        self.game = Game.from_json(state, params=params_with(params, self.params), catalog=catalog,
+                                   variants=self.variants)
 
     def new_game(self, players: int) -> str | None:
         """None, or the error code refusing a number of players the rules do not define (2.1.1)."""
         try:
-            self.game = Game(players=players, params=self.params, catalog=self.catalog)
+            self.game = Game(players=players, params=self.params, catalog=self.catalog, variants=self.variants)
         except RuleError as exc:
             if exc.clause:
                 self.refusals.append(exc.clause)

@@ -7,7 +7,8 @@ engine and let the suite find the bugs, clause by clause:
     baobei-conform -- python examples/wrong_engine/engine.py --bug pelicans_dont_match
     baobei-conform -- python examples/wrong_engine/engine.py --bug all
 
-``BUGS`` lists every switch with the clauses it breaks (the test checks the suite catches each one
+``BUGS`` lists every switch (a :class:`~baobei_ref.rules.Variant` of the reference's rules, composed
+per game: nothing global is patched) with the clauses it breaks (the test checks the suite catches each one
 and that only scenarios citing those clauses fail).
 """
 
@@ -15,191 +16,223 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from baobei_conform.protocol.server import serve
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_ref import canonical, cards, deck, game, pluck, powers, scoring, turn
-from baobei_ref.actions import CallBao, Draw, Keep, ShowCard, TakeDiscard
-from baobei_ref.agenda import Flip, GiftOwed, Penalty, Power, RoundStart, ShieldCheck, Window
+from baobei_ref import Game, zones
+from baobei_ref.actions import Action, CallBao, Draw, Keep, TakeDiscard
+from baobei_ref.agenda import Power, RoundStart, ShieldCheck, Window
+from baobei_ref.powers.show import ShowCard
+from baobei_ref.rules import Rules, Variant
+from baobei_ref.turn import can_draw
 
 
-def pelicans_dont_match():
+def bug(change: Callable[[Rules], None]) -> Variant:
+    """The misreading ``change`` makes to a game's rules, as a variant named after it."""
+    return Variant(change.__name__, (change.__doc__ or "").strip(), change)
+
+
+@bug
+def pelicans_dont_match(rules: Rules) -> None:
     """White and Brown Pelicans treated as different birds (only the species counts)."""
-    cards.Catalog.matches = lambda self, ref, target: self.species_of(ref) == self.species_of(target)
+    rules.matches = lambda g, ref, target: g.catalog.species_of(ref) == g.catalog.species_of(target)
 
 
-def match_by_value():
+@bug
+def match_by_value(rules: Rules) -> None:
     """Two cards of the same value match (a Shoebill plucks a Toco Toucan: both are 13)."""
-    original = cards.Catalog.matches
-    cards.Catalog.matches = lambda self, r, t: original(self, r, t) or self.value(r) == self.value(t)
+    original = rules.matches
+    rules.matches = lambda g, r, t: original(g, r, t) or g.catalog.value(r) == g.catalog.value(t)
 
 
-def active_plucks_own_discard():
+@bug
+def active_plucks_own_discard(rules: Rules) -> None:
     """The active player may also claim in the window of their own discard."""
-    def step_window(g, reference):
+    def step_window(g: Game, reference: str) -> None:
         g.ask("window", None, tuple(g.state.players), reference=reference)
-    game.STEPS[Window] = step_window
+    rules.steps["window"] = step_window
 
 
-def power_on_take():
+def _power_after(rules: Rules, answer: tuple[str, type[Action]], card: Callable[[Game, Any], str | None],
+                 clause: str) -> None:
+    """After the answer's effect, the power of ``card`` (read before the effect) activates for the actor."""
+    validate, perform = rules.answers[answer]
+
+    def wrong(g: Game, a: Any) -> None:
+        before = card(g, a)
+        perform(g, a)
+        if before is not None:
+            g.then(Power(a.player, before, clause))
+    rules.answers[answer] = (validate, wrong)
+
+
+@bug
+def power_on_take(rules: Rules) -> None:
     """Taking the top discard activates its power for the taker."""
-    validate, perform = game.ANSWERS[("turn", TakeDiscard)]
-
-    def wrong(g, a):
-        card = g.state.discard[-1]
-        perform(g, a)
-        g.then(Power(a.player, card, "2.8.6"))
-    game.ANSWERS[("turn", TakeDiscard)] = (validate, wrong)
+    _power_after(rules, ("turn", TakeDiscard), lambda g, a: g.state.discard[-1], "2.8.6")
 
 
-def power_on_replaced_card():
+@bug
+def power_on_replaced_card(rules: Rules) -> None:
     """Keeping the drawn card activates the power of the card it replaces, which goes face up."""
-    validate, perform = game.ANSWERS[("drawn", Keep)]
-
-    def wrong(g, a):
-        old = g.state.card_at((a.player, a.slot))
-        perform(g, a)
-        g.then(Power(a.player, old, "2.7.3"))
-    game.ANSWERS[("drawn", Keep)] = (validate, wrong)
+    _power_after(rules, ("drawn", Keep), lambda g, a: g.state.card_at((a.player, a.slot)), "2.7.3")
 
 
-def bao_tie_succeeds():
+@bug
+def bao_tie_succeeds(rules: Rules) -> None:
     """A BAO caller tied for the lowest total succeeds (less or equal instead of strictly less)."""
-    original = scoring.bao_score
+    original = rules.bao_score
 
-    def wrong(g, total, rivals):
+    def wrong(g: Game, total: int, rivals: list[int]) -> tuple[int, str]:
         if all(total <= t for t in rivals):
             return (0, "5.2.2") if total >= 0 else (total, "5.2.3")
         return original(g, total, rivals)
-    scoring.bao_score = wrong
+    rules.bao_score = wrong
 
 
-def bao_no_minimum():
+@bug
+def bao_no_minimum(rules: Rules) -> None:
     """A failed BAO scores twice the total, without the minimum of 5."""
-    original = scoring.bao_score
+    original = rules.bao_score
 
-    def wrong(g, total, rivals):
+    def wrong(g: Game, total: int, rivals: list[int]) -> tuple[int, str]:
         score, clause = original(g, total, rivals)
         return (2 * total, clause) if clause == "5.2.4" else (score, clause)
-    scoring.bao_score = wrong
+    rules.bao_score = wrong
 
 
-def caller_plays_again():
+def _after_bao(rules: Rules, extra: Callable[[Game, CallBao], None]) -> None:
+    validate, perform = rules.answers[("end_turn", CallBao)]
+
+    def wrong(g: Game, a: CallBao) -> None:
+        perform(g, a)
+        extra(g, a)
+    rules.answers[("end_turn", CallBao)] = (validate, wrong)
+
+
+@bug
+def caller_plays_again(rules: Rules) -> None:
     """After BAO every player, the caller included, plays one more turn."""
-    validate, perform = game.ANSWERS[("end_turn", CallBao)]
-
-    def wrong(g, a):
-        perform(g, a)
-        g.state.last_turns.append(a.player)
-    game.ANSWERS[("end_turn", CallBao)] = (validate, wrong)
+    _after_bao(rules, lambda g, a: (g.state.last_turns or []).append(a.player))
 
 
-def shield_immediate():
+@bug
+def shield_immediate(rules: Rules) -> None:
     """The shield protects the caller from the moment BAO is called."""
-    validate, perform = game.ANSWERS[("end_turn", CallBao)]
-
-    def wrong(g, a):
-        perform(g, a)
+    def activate(g: Game, a: CallBao) -> None:
         g.state.shield = "active"
-    game.ANSWERS[("end_turn", CallBao)] = (validate, wrong)
+    _after_bao(rules, activate)
 
 
-def no_penalty_in_window():
+@bug
+def no_penalty_in_window(rules: Rules) -> None:
     """A failed pluck during another player's turn costs nothing."""
-    original = game.STEPS[Penalty]
+    original = rules.steps["penalty"]
 
-    def wrong(g, player):
+    def wrong(g: Game, player: int) -> None:
         if player == g.state.active:
             original(g, player)
-    game.STEPS[Penalty] = wrong
+    rules.steps["penalty"] = wrong
 
 
-def no_final_phase():
+@bug
+def no_final_phase(rules: Rules) -> None:
     """The second recycle changes nothing: the round goes on."""
-    deck.start_final_phase = lambda g: None
+    rules.start_final_phase = lambda g: None
 
 
-def ignore_move_limit():
+@bug
+def ignore_move_limit(rules: Rules) -> None:
     """Powers may move the same card several times in one turn."""
-    powers.movable = lambda s, target, player: not powers.zones.protected(s, target[0], player)
+    rules.movable = lambda g, target, player: not zones.protected(g.state, target[0], player)
 
-    def check(g, player, targets, clause):
+    def check(g: Game, player: int, targets: Any, clause: str) -> None:
         for t in targets:
-            g.require(not powers.zones.protected(g.state, t[0], player), "shielded", "shielded", "4.2.7")
-    powers._check_movable = check
+            g.require(not zones.protected(g.state, t[0], player), "shielded", "shielded", "4.2.7")
+    rules.check_movable = check
 
 
-def first_discard_not_neutral():
+@bug
+def first_discard_not_neutral(rules: Rules) -> None:
     """The card turned up at the deal opens a reaction window like any discard."""
-    original = game.STEPS[Flip]
+    original = rules.steps["flip"]
 
-    def wrong(g):
+    def wrong(g: Game) -> None:
         original(g)
         g.state.agenda.append(Window(g.state.discard[-1]))
-    game.STEPS[Flip] = wrong
+    rules.steps["flip"] = wrong
 
 
-def no_gift():
+@bug
+def no_gift(rules: Rules) -> None:
     """An offensive pluck removes the rival's card without giving one back."""
-    game.STEPS[GiftOwed] = lambda g, player, rival, slot: None
+    rules.steps["gift"] = lambda g, player, rival, slot: None
 
 
-def next_round_lowest_starts():
+@bug
+def next_round_lowest_starts(rules: Rules) -> None:
     """The player with the lowest round score starts the next round."""
-    def wrong(g, scores):
+    def wrong(g: Game, scores: dict[int, int]) -> None:
         s = g.state
-        order = [s.first] + s.rivals(s.first)
+        first = s.active_player if s.first is None else s.first
+        order = [first] + s.rivals(first)
         low = min(scores.values())
         s.first = next(p for p in order if scores[p] == low)
         s.round += 1
         g.then(RoundStart())
-    scoring._next_round = wrong
+    rules.next_round = wrong
 
 
-def brown_pelican_private():
+@bug
+def brown_pelican_private(rules: Rules) -> None:
     """The Brown Pelican's card is shown only to the power's user, like a peek."""
-    validate, _ = game.ANSWERS[("brown_pelican", ShowCard)]
+    validate, _ = rules.answers[("brown_pelican", ShowCard)]
 
-    def wrong(g, a):
-        g.state.see(g.state.card_at(a.target), a.player)
+    def wrong(g: Game, a: ShowCard) -> None:
+        g.state.see(g.check_target(a.target, "6.4.1"), a.player)
         g.then(ShieldCheck())
-    game.ANSWERS[("brown_pelican", ShowCard)] = (validate, wrong)
+    rules.answers[("brown_pelican", ShowCard)] = (validate, wrong)
 
 
-def own_discard_window_skipped():
+@bug
+def own_discard_window_skipped(rules: Rules) -> None:
     """Keeping the drawn card discards the old one silently: nobody may pluck with it."""
-    original = pluck.step_window
+    original = rules.steps["window"]
 
-    def wrong(g, reference):
+    def wrong(g: Game, reference: str) -> None:
         if reference == g.state.discard[-1] and g.state.pending is None and _kept(g):
             return
         original(g, reference)
-    game.STEPS[Window] = wrong
+    rules.steps["window"] = wrong
 
 
-def view_shows_own_cards():
+@bug
+def view_shows_own_cards(rules: Rules) -> None:
     """A player's view shows every card of their own zone, as if players could look at their own cards."""
-    original = canonical.view
+    original = rules.view
 
-    def wrong(g, player):
+    def wrong(g: Game, player: int) -> dict[str, Any]:
         out = original(g, player)
         for slot, card in enumerate(g.state.zones.get(player, []), 1):
             if card is not None:
                 out["zones"][str(player)][slot - 1] = {"card": card, "species": g.catalog.species_of(card)}
         return out
-    canonical.view = wrong
+    rules.view = wrong
 
 
-def take_into_any_slot_listed():
+@bug
+def take_into_any_slot_listed(rules: Rules) -> None:
     """legal_actions offers taking the discard into every slot, empty ones too (apply still refuses those)."""
-    def wrong(g):
-        p = g.state.active
-        draws = [Draw(p)] if turn.can_draw(g) else []
+    def wrong(g: Game) -> list[Action]:
+        p = g.decision.decider
+        draws: list[Action] = [Draw(p)] if can_draw(g) else []
         return draws + [TakeDiscard(p, slot) for slot in range(1, len(g.state.zones[p]) + 1)]
-    game.LEGAL["turn"] = wrong
+    rules.legal["turn"] = wrong
 
 
-def _kept(g) -> bool:
+def _kept(g: Game) -> bool:
     return any(e.kind == "kept" for e in g.events)
 
 
@@ -232,11 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bug", action="append", default=[], choices=[*BUGS, "all"], help="misreading to switch on")
     args = parser.parse_args(argv)
     bugs = list(BUGS) if "all" in args.bug else args.bug
-    for name in bugs:
-        BUGS[name][0]()
 
     def engine() -> ReferenceEngine:
-        wrong = ReferenceEngine()
+        wrong = ReferenceEngine(variants=[BUGS[name][0] for name in bugs])
         wrong.name = "wrong-engine" + (f" ({', '.join(bugs)})" if bugs else "")
         return wrong
     return serve(engine)

@@ -18,6 +18,7 @@ from baobei_conform.runner.explain import describe_failure
 from baobei_conform.runner.run import run_scenario
 from baobei_conform.scenario import load_scenario, scenario_files
 from baobei_ref import actions as A
+from baobei_ref.powers import add_to_rival, blind_swap, double_replace, peek, peek_two_swap, show
 from baobei_spec import SPEC_ROOT, load_spec
 
 SETUP = """\
@@ -43,16 +44,16 @@ ACTIONS = [
     ("nobody plucks", A.CloseWindow()),
     ("p1 gives 3", A.Gift(1, 3)),
     ("p1 places into 5", A.Place(1, 5)),
-    ("p0 peeks at p1.2", A.PeekAt(0, (1, 2))),
-    ("p0 shows p1.2", A.ShowCard(0, (1, 2))),
-    ("p0 swaps p1.2 with p2.1", A.BlindSwap(0, (1, 2), (2, 1))),
-    ("p0 looks at p1.2 and p2.1", A.MacawLook(0, (1, 2), (2, 1))),
-    ("p0 swaps them", A.MacawSwap(0, True)),
-    ("p0 leaves them", A.MacawSwap(0, False)),
-    ("p0 adds to p2", A.TocoAdd(0, 2)),
-    ("p0 replaces p0.3 with drawn 1, p2.1 with drawn 2", A.ShoebillReplace(0, (0, 3), (1, 2, 1))),
-    ("p0 replaces p2.1 with drawn 1", A.ShoebillReplace(0, None, (0, 2, 1))),
-    ("p0 replaces nothing", A.ShoebillReplace(0, None, None)),
+    ("p0 peeks at p1.2", peek.PeekAt(0, (1, 2))),
+    ("p0 shows p1.2", show.ShowCard(0, (1, 2))),
+    ("p0 swaps p1.2 with p2.1", blind_swap.BlindSwap(0, (1, 2), (2, 1))),
+    ("p0 looks at p1.2 and p2.1", peek_two_swap.MacawLook(0, (1, 2), (2, 1))),
+    ("p0 swaps them", peek_two_swap.MacawSwap(0, True)),
+    ("p0 leaves them", peek_two_swap.MacawSwap(0, False)),
+    ("p0 adds to p2", add_to_rival.TocoAdd(0, 2)),
+    ("p0 replaces p0.3 with drawn 1, p2.1 with drawn 2", double_replace.ShoebillReplace(0, (0, 3), (1, 2, 1))),
+    ("p0 replaces p2.1 with drawn 1", double_replace.ShoebillReplace(0, None, (0, 2, 1))),
+    ("p0 replaces nothing", double_replace.ShoebillReplace(0, None, None)),
     ("p0 calls bao", A.CallBao(0)),
     ("p0 ends turn", A.EndTurn(0)),
     ("p0 peeks at slots 1 3", A.InitialPeek(0, (1, 3))),

@@ -9,25 +9,13 @@ from __future__ import annotations
 import pytest
 from _rules import rejected as rejects
 
-from baobei_ref.actions import (
-    BlindSwap,
-    CloseWindow,
-    Discard,
-    Draw,
-    EndTurn,
-    Gift,
-    Keep,
-    MacawLook,
-    MacawSwap,
-    PeekAt,
-    Place,
-    Pluck,
-    ShoebillReplace,
-    ShowCard,
-    Shuffle,
-    TakeDiscard,
-    TocoAdd,
-)
+from baobei_ref.actions import CloseWindow, Discard, Draw, EndTurn, Gift, Keep, Place, Pluck, Shuffle, TakeDiscard
+from baobei_ref.powers.add_to_rival import TocoAdd
+from baobei_ref.powers.blind_swap import BlindSwap
+from baobei_ref.powers.double_replace import ShoebillReplace
+from baobei_ref.powers.peek import PeekAt
+from baobei_ref.powers.peek_two_swap import MacawLook, MacawSwap
+from baobei_ref.powers.show import ShowCard
 from baobei_ref.setup import position
 
 POWER_DECISIONS = {"white_pelican", "brown_pelican", "blind_swap", "macaw", "macaw_swap", "toco_toucan", "shoebill"}

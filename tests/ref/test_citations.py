@@ -16,7 +16,7 @@ from baobei_spec import load_spec
 from baobei_spec.summary import part_of
 
 ROOT = Path(__file__).resolve().parents[2]
-CODE = "\n".join(p.read_text(encoding="utf-8") for p in Path(baobei_ref.__file__).parent.glob("*.py"))
+CODE = "\n".join(p.read_text(encoding="utf-8") for p in sorted(Path(baobei_ref.__file__).parent.rglob("*.py")))
 CLAUSE_ID = re.compile(r"(?<![\w.])(\d\.\d{1,2}\.\d{1,2}|B\.\d)(?![\d])")
 RULING_ID = re.compile(r"\bR-\d{2}\b")
 

@@ -17,7 +17,6 @@ from _rules import rejected
 
 from baobei_ref import RuleError
 from baobei_ref.actions import (
-    BlindSwap,
     CallBao,
     ChooseFirstPlayer,
     CloseWindow,
@@ -27,14 +26,15 @@ from baobei_ref.actions import (
     Gift,
     InitialPeek,
     Keep,
-    PeekAt,
     Place,
     Pluck,
     Shuffle,
     TakeDiscard,
-    TocoAdd,
 )
 from baobei_ref.game import Game, default_catalog, default_params
+from baobei_ref.powers.add_to_rival import TocoAdd
+from baobei_ref.powers.blind_swap import BlindSwap
+from baobei_ref.powers.peek import PeekAt
 from baobei_ref.setup import position
 
 CAT = default_catalog()

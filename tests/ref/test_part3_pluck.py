@@ -18,14 +18,14 @@ from baobei_ref.actions import (
     Gift,
     InitialPeek,
     Keep,
-    PeekAt,
     Place,
     Pluck,
-    ShowCard,
     Shuffle,
     SimultaneousPlucks,
     TakeDiscard,
 )
+from baobei_ref.powers.peek import PeekAt
+from baobei_ref.powers.show import ShowCard
 from baobei_ref.setup import position
 
 # Plain birds without a power: they keep powers out of the way unless a test wants one.

@@ -12,7 +12,6 @@ import pytest
 from _rules import rejected
 
 from baobei_ref.actions import (
-    BlindSwap,
     CallBao,
     ChooseFirstPlayer,
     CloseWindow,
@@ -20,16 +19,16 @@ from baobei_ref.actions import (
     Draw,
     EndTurn,
     Gift,
-    MacawLook,
-    MacawSwap,
-    PeekAt,
     Place,
     Pluck,
-    ShoebillReplace,
-    ShowCard,
     Shuffle,
-    TocoAdd,
 )
+from baobei_ref.powers.add_to_rival import TocoAdd
+from baobei_ref.powers.blind_swap import BlindSwap
+from baobei_ref.powers.double_replace import ShoebillReplace
+from baobei_ref.powers.peek import PeekAt
+from baobei_ref.powers.peek_two_swap import MacawLook, MacawSwap
+from baobei_ref.powers.show import ShowCard
 from baobei_ref.setup import position
 from baobei_spec import load_spec
 

@@ -12,18 +12,9 @@ from dataclasses import replace
 import pytest
 
 from baobei_ref import RuleError
-from baobei_ref.actions import (
-    ChooseFirstPlayer,
-    CloseWindow,
-    Discard,
-    Draw,
-    EndTurn,
-    Pluck,
-    ShoebillReplace,
-    Shuffle,
-    TakeDiscard,
-)
+from baobei_ref.actions import ChooseFirstPlayer, CloseWindow, Discard, Draw, EndTurn, Pluck, Shuffle, TakeDiscard
 from baobei_ref.game import Game, default_catalog, default_params
+from baobei_ref.powers.double_replace import ShoebillReplace
 from baobei_ref.setup import position
 
 CAT = default_catalog()
