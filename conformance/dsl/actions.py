@@ -7,7 +7,14 @@ included) read this form, so the scenario compiler needs no engine's own action 
 
 from __future__ import annotations
 
+from functools import cache
+
 from baobei_spec import default_spec
+
+
+@cache
+def _fields(kind: str) -> tuple[str, ...]:
+    return tuple(default_spec().vocabulary.actions[kind])
 
 
 def _json(value):
@@ -16,7 +23,7 @@ def _json(value):
 
 def action(kind: str, *values) -> dict:
     """The wire form of a ``kind`` action whose fields, in the vocabulary's order, hold ``values``."""
-    fields = default_spec().vocabulary.actions[kind]
+    fields = _fields(kind)
     if len(values) != len(fields):
         raise ValueError(f"{kind} has the fields {', '.join(fields) or 'none'}, not {len(values)} values")
     return {"type": kind, **{name: _json(value) for name, value in zip(fields, values, strict=True)}}

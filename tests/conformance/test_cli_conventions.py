@@ -33,7 +33,7 @@ def never_runs(monkeypatch):
     """Fails the test if the suite starts: the problem had to be found before."""
     def refuse(*args, **kwargs):
         raise AssertionError("the suite ran")
-    monkeypatch.setattr(cli, "run_suite", refuse)
+    monkeypatch.setattr(cli, "run_conformance", refuse)
 
 
 # --- exit codes ---

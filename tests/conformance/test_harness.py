@@ -24,7 +24,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-import baobei_conform.cli as cli
+import baobei_conform.conform as run_module
 from baobei_conform.cli import main
 from baobei_conform.harness import Selection, load_suite, run_suite
 from baobei_conform.runner.engine import ReferenceEngine
@@ -506,14 +506,14 @@ def test_ctrl_c_returns_results_so_far(mixed):
 
 @needs_sigint
 def test_ctrl_c_in_the_cli_writes_an_incomplete_document(tmp_path, mixed, monkeypatch):
-    original = cli.run_suite
+    original = run_module.run_suite  # what run_conformance runs the suite with
 
     def interrupted(scenarios, factory, **kwargs):
         stop, report = kwargs["stop"], kwargs["report"]
         hold, _ = first_outcome_then(_thread.interrupt_main)
         return original(scenarios, factory, **{**kwargs, "report": lambda s, o: (report(s, o), hold(s, o, stop))})
 
-    monkeypatch.setattr(cli, "run_suite", interrupted)
+    monkeypatch.setattr(run_module, "run_suite", interrupted)
     code, doc = conform(tmp_path, mixed)
     assert code == 130
     assert doc["run"]["complete"] is False and doc["run"]["interrupted"] is True and doc["summary"]["total"] == 1
