@@ -117,7 +117,7 @@ def no_recycle_between_shoebill_draws():
     """The Shoebill's second draw is skipped when the deck ran out after the first (no recycle in between)."""
     def draw(old, g, player, drawn):
         if len(drawn) == 1 and not g.state.deck:
-            return old(g, player, drawn + [None])
+            return old(g, player, (*drawn, None))
         return old(g, player, drawn)
     step("shoebill_draw", draw)
 

@@ -16,6 +16,7 @@ from baobei_conform.dsl.parse import parse_script
 from baobei_conform.engines import engine_factory
 from baobei_conform.fuzz import reproduce, search
 from baobei_conform.fuzz.choices import Seeded
+from baobei_conform.fuzz.compare import conservation
 from baobei_conform.fuzz.dsl_text import action_text, representable, setup_text
 from baobei_conform.fuzz.policy import choose
 from baobei_conform.fuzz.positions import compiled
@@ -24,7 +25,9 @@ from baobei_conform.fuzz.trial import Trial
 from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import Game
+from baobei_ref.actions import CloseWindow, Discard
 from baobei_ref.playout import choose as uniform_choice
+from baobei_ref.setup import position
 
 ROOT = Path(__file__).resolve().parents[2]
 WRONG = ROOT / "examples" / "wrong_engine" / "engine.py"
@@ -146,6 +149,16 @@ def test_a_position_written_as_a_setup_block_compiles_back_to_the_same_table():
         g.apply(uniform_choice(g, rng))
     assert checked == 10
     assert compile_script(parse_script(setup_text(state)))[0]["op"] == "setup"
+
+
+def test_the_shoebills_first_card_counts_while_a_recycle_interrupts_its_draws():
+    """7.1.7: the card the Shoebill drew before the deck ran out is in ``drawing.cards``, nowhere else."""
+    g = position(zones={0: ["owl", "heron"], 1: ["eagle", "sparrow"]}, drawn="shoebill", deck=["cuckoo"],
+                 rest="discard")
+    g.apply(Discard(0))
+    g.apply(CloseWindow())
+    state = g.to_json()
+    assert state["drawing"]["cards"] and conservation(state, list(g.catalog.cards)) == []
 
 
 def test_first_difference_names_the_path():
