@@ -64,8 +64,9 @@ def movable(s, target, player: int) -> bool:
 
 
 def _pairs(s, player: int, need_movable: bool):
+    """Ordered pairs of cards of two different players: apply accepts either order (the events name the order)."""
     cards = [t for t in _hidden_cards(s) if not need_movable or movable(s, t, player)]
-    return [(a, b) for a in cards for b in cards if a[0] < b[0]]
+    return [(a, b) for a in cards for b in cards if a[0] != b[0]]
 
 
 def _possible(g, player: int, power: str) -> bool:
