@@ -14,6 +14,10 @@ mutants / mutants_killed: mutation testing (``tools/mutate.py``): every mutant a
 process; equivalent mutants are left out of both counts and listed in mutants_equivalent; mutants_s its time.
 report_build_s: ``baobei-conform report`` for the full suite with no results file (the reference run in process,
 the exercised-coverage run, every page written) into a temporary folder.
+fuzz_clause_coverage / fuzz_actions_per_s: a default fuzzing run (``baobei-conform fuzz --derandomize --json``, 60 s)
+against ``baobei-ref serve`` over stdio, every per-action check on: the share of the normative clauses the scenario
+suite exercises (cited by the reference's events while it runs) that the reference cites during the run
+(fuzz_unreached lists the others), and the engine actions played per second; fuzz_problem must be null.
 """
 
 from __future__ import annotations
@@ -166,10 +170,30 @@ def bench_report() -> dict:
         return {"report_build_s": round(time.perf_counter() - start, 3)}
 
 
+def bench_fuzz(budget: float) -> dict:
+    """A default fuzzing run against ``baobei-ref serve``, as a user starts it; its reach against the suite's."""
+    from baobei_conform.report import collect
+    from baobei_conform.report.fuzz import clause_coverage
+
+    report = collect(scenarios_dir=ROOT / "scenarios")
+    exercised = [c for c, row in report.clauses.items() if row.clause.kind == "normative" and row.exercised]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "fuzz.json"
+        subprocess.run([sys.executable, "-m", "baobei_conform", "fuzz", "--derandomize", "--budget", str(budget),
+                        "--scenarios", str(ROOT / "scenarios"), "--json", str(out), "--",
+                        str(Path(sys.executable).with_name("baobei-ref")), "serve"],
+                       capture_output=True, text=True, timeout=budget + 600, cwd=tmp)
+        document = json.loads(out.read_text(encoding="utf-8"))
+    share, missing = clause_coverage(document["clauses_cited"], exercised)
+    return {"fuzz_clause_coverage": share, "fuzz_unreached": missing, "fuzz_actions_per_s": document["actions_per_s"],
+            "fuzz_games": document["examples"], "fuzz_problem": document["problem"] and document["problem"]["message"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
+    parser.add_argument("--fuzz-budget", type=float, default=60.0, help="seconds of the fuzzing run (default 60)")
     args = parser.parse_args(argv)
     Game(players=2)  # load the spec once, outside the timings
     figures = bench_reference(args.seconds)
@@ -178,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_report())
     figures.update(bench_hostile())
     figures.update(bench_mutants())
+    figures.update(bench_fuzz(args.fuzz_budget))
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:

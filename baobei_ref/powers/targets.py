@@ -37,9 +37,10 @@ def movable(g: Game, target: Target, player: int) -> bool:
 
 
 def pairs(g: Game, player: int, need_movable: bool) -> list[tuple[Target, Target]]:
-    """Two cards of two different players (6.5.1, 6.6.1); both movable by ``player`` when ``need_movable``."""
+    """Two cards of two different players (6.5.1, 6.6.1); both movable by ``player`` when ``need_movable``.
+    Ordered pairs: apply accepts either order (the events name the order)."""
     cards = [t for t in hidden_cards(g.state) if not need_movable or g.rules.movable(g, t, player)]
-    return [(a, b) for a in cards for b in cards if a[0] < b[0]]
+    return [(a, b) for a in cards for b in cards if a[0] != b[0]]
 
 
 def check_pair(g: Game, a: TwoTargets, clause: str) -> None:

@@ -20,7 +20,7 @@ from baobei_conform.fuzz.reproduce import Reproducer, reproduce
 from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult, search
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Trial
-from baobei_conform.options import positive
+from baobei_conform.options import default_suite, positive
 from baobei_spec import default_spec
 
 
@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--invariants-only", action="store_true", help="no reference: the engine's legal actions "
                         "drive the game and only its invariants are checked (needs legal_actions)")
     parser.add_argument("--players", type=_players, default=(2, 3, 4, 5, 6), help="player counts, e.g. 2,4")
-    parser.add_argument("--scenarios", nargs="*", default=["scenarios"], help="scenario folders whose setups "
-                        "seed the search (default: scenarios)")
+    parser.add_argument("--scenarios", nargs="*", default=None, help="scenario folders whose setups "
+                        "seed the search (default: the installed suite)")
     parser.add_argument("--save", metavar="DIR", help="write the reproducer scenario there")
     parser.add_argument("--json", metavar="FILE", help="write the result as JSON")
     parser.add_argument("--timeout", type=positive(float, 0), default=10.0,
@@ -55,6 +55,12 @@ def _players(text: str) -> tuple[int, ...]:
     return values
 
 
+def seed_folders(given: list[str] | None) -> tuple[str, ...]:
+    """The scenario folders whose setups seed the search: the installed suite unless named (so a run from an
+    engine's own repository starts from the suite's positions too); folders that do not exist are left out."""
+    return tuple(p for p in (default_suite() if given is None else given) if Path(p).exists())
+
+
 def run(args: argparse.Namespace) -> int:
     """Search, tighten, reproduce, report; exit 1 when a problem was found, 2 when the engine cannot start."""
     try:
@@ -64,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
         print(f"baobei-conform fuzz: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
-    scenarios = tuple(p for p in args.scenarios if Path(p).exists())
+    scenarios = seed_folders(args.scenarios)
     capabilities = sorted(getattr(engine, "capabilities", ()))
     try:
         result = search(engine, budget=args.budget, max_examples=args.max_examples, seed=args.seed,
@@ -113,7 +119,7 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
         "mode": mode,
         "capabilities": capabilities,
         "options": {"seed": args.seed, "derandomize": args.derandomize, "max_examples": args.max_examples,
-                    "players": list(args.players), "scenarios": list(args.scenarios)},
+                    "players": list(args.players), "scenarios": list(seed_folders(args.scenarios))},
         "budget_s": args.budget,
         "seconds": round(result.seconds, 3),
         "examples": result.coverage.examples,

@@ -98,16 +98,18 @@ def _lowering(g: Game, player: int, drawn: str) -> list[A.Action]:
 
 
 def _bao_edge(g: Game, player: int) -> int:
-    """Extra eagerness where BAO's scoring has its edges: a failure below the minimum (5.2.4; such positions are
-    rare, so BAO is then called nearly always), a tie with the lowest rival, a low or negative total."""
-    totals = {p: round_total(g, p) for p in g.state.players}
+    """Extra eagerness where BAO has its edges: a failure below the minimum (5.2.4; such positions are rare, so
+    BAO is then called nearly always), a call the final phase may overtake (7.2.6: the deck about to be recycled
+    for the last time), a tie with the lowest rival, a low or negative total."""
+    s = g.state
+    totals = {p: round_total(g, p) for p in s.players}
     mine, lowest = totals.pop(player), min(totals.values())
     low = g.params.bao_failure_factor * mine < g.params.bao_failure_minimum
-    if low and mine >= lowest:
+    if low and mine >= lowest or s.recycles == g.params.final_phase_recycle - 1 and len(s.deck) <= len(s.players):
         return 400
     if mine == lowest:
         return 40
-    return 10 if low else 0
+    return 100 if low else 0  # a success at a low or negative total (5.2.2, 5.2.3)
 
 
 def _in_a_family(g: Game, card: str) -> bool:
@@ -132,6 +134,8 @@ def near_miss(action: A.Action, rng: random.Random, players: int, guarded: list[
     def target() -> tuple[int, int]:
         return rng.choice(guarded) if guarded and rng.random() < 0.5 else (rng.randrange(players), rng.randrange(1, 7))
 
+    if isinstance(action, A.Draw) and rng.random() < 0.5:  # the other way to start a turn (B.4: not with no card)
+        return A.TakeDiscard(action.player, rng.randrange(1, 7))
     changes = {}
     for f in dataclasses.fields(action):
         value = getattr(action, f.name)

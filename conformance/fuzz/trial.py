@@ -274,8 +274,10 @@ class Trial:
         raise Found(problem, self.start, list(played), list(clauses), probe, code)
 
     def _probe(self, pipe: Pipe, wrong: Action, code: str, clause: str | None) -> None:
-        """A near miss the reference refuses must be refused with the same code, the state unchanged."""
+        """A near miss the reference refuses must be refused with the same code, the state unchanged. (The clause of
+        the refusal counts as exercised, as it does for the suite: the report's coverage.)"""
         upto, clauses = len(self.played), [clause] if clause else []
+        self.coverage.clauses.update(clauses)
 
         def check(results: list) -> None:
             before, applied, after = (_value(r) for r in results)

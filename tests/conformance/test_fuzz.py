@@ -196,3 +196,12 @@ def test_a_difference_in_last_turns_is_stated_as_an_expectation_that_fails_on_th
     assert state_expectations({**ref, "last_turns": [2, 1]}, wrong) == ["expect last turns p2 p1"]
     assert state_expectations({**ref, "last_turns": [1, 2, 0]}, {**wrong, "last_turns": [0, 1, 2]}) == []
     assert state_expectations(ref, wrong) == ["expect no last turns"]
+
+
+def test_the_installed_suite_seeds_the_search_from_any_folder(tmp_path, monkeypatch):
+    from baobei_conform.fuzz.command import seed_folders
+    from baobei_conform.tools import SUITE_ROOT
+
+    monkeypatch.chdir(tmp_path)  # an engine's own repository: no scenarios folder here
+    assert [Path(p).resolve() for p in seed_folders(None)] == [SUITE_ROOT.resolve()]
+    assert seed_folders([str(tmp_path / "missing"), str(tmp_path)]) == (str(tmp_path),)
