@@ -19,6 +19,7 @@ from baobei_ref import agenda
 from baobei_ref.actions import ACTION_NAMES, ACTIONS
 from baobei_ref.powers.power import Power
 from baobei_ref.rules import Answer, AnswerKey, Legal, Step, Variant
+from baobei_spec import default_spec
 
 if TYPE_CHECKING:
     from baobei_ref.game import Game
@@ -69,9 +70,16 @@ def _joined(table: str) -> dict[Any, Any]:
     return {key: value for power in POWERS.values() for key, value in getattr(power, table).items()}
 
 
-for _power in POWERS.values():
-    ACTIONS.update(_power.actions)
-    ACTION_NAMES.update({cls: name for name, cls in _power.actions.items()})
+def _join_actions() -> None:
+    """Add the powers' actions to ACTIONS, all in the vocabulary's order (the protocol's tables follow it)."""
+    order = {name: i for i, name in enumerate(default_spec().vocabulary.actions)}
+    joined = {**ACTIONS, **{name: cls for power in POWERS.values() for name, cls in power.actions.items()}}
+    ACTIONS.clear()
+    ACTIONS.update(sorted(joined.items(), key=lambda item: order.get(item[0], len(order))))
+    ACTION_NAMES.update({cls: name for name, cls in joined.items()})
+
+
+_join_actions()
 STEPS: dict[str, Step] = {"discard_power": step_discard_power, "power": step_power, **_joined("steps")}
 ANSWERS: dict[AnswerKey, Answer] = _joined("answers")
 LEGAL: dict[str, Legal] = _joined("legal")
