@@ -200,7 +200,7 @@ def test_a_difference_in_last_turns_is_stated_as_an_expectation_that_fails_on_th
 
 def test_the_installed_suite_seeds_the_search_from_any_folder(tmp_path, monkeypatch):
     from baobei_conform.fuzz.command import seed_folders
-    from baobei_conform.tools import SUITE_ROOT
+    from baobei_scenarios import SUITE_ROOT
 
     monkeypatch.chdir(tmp_path)  # an engine's own repository: no scenarios folder here
     assert [Path(p).resolve() for p in seed_folders(None)] == [SUITE_ROOT.resolve()]
