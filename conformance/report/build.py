@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -106,6 +108,31 @@ def write_report(report: Report, out: Path, impact: dict | None = None) -> Path:
     return replace_dir(out, lambda fresh: _write_pages(report, fresh, impact))
 
 
+@dataclass(frozen=True)
+class Page:
+    """A top-level page: its file, its label in the navigation (in this order), and what its template
+    (``<id>.html.j2``) shows besides what every page gets. A new page is a template and a row here."""
+
+    file: str
+    label: str
+    data: Callable[[Report, list[ClauseRow], dict | None], dict]  # (report, clause rows, impact) -> variables
+
+    @property
+    def id(self) -> str:
+        return self.file.removesuffix(".html")
+
+
+PAGES = (
+    Page("index.html", "Overview", lambda report, rows, impact: {"clause_rows": rows, "fuzz_rows": fuzz_rows(report)}),
+    Page("clauses.html", "Clauses", lambda report, rows, impact: {"tops": _sections(report)}),
+    Page("faq.html", "FAQ", lambda report, rows, impact: {"faq_rows": [r for r in rows if r.is_faq]}),
+    Page("rulings.html", "Rulings",
+         lambda report, rows, impact: {"provisional": report.spec.provisional_facts(), "impact": impact}),
+    Page("provisional.html", "Provisional facts",
+         lambda report, rows, impact: {"provisional": report.spec.provisional_facts()}),
+)
+
+
 def _write_pages(report: Report, out: Path, impact: dict | None) -> Path:
     for sub in ("static", "scenarios", "badges"):
         (out / sub).mkdir()
@@ -118,21 +145,14 @@ def _write_pages(report: Report, out: Path, impact: dict | None) -> Path:
     common = {
         "report": report, "engines": report.engines, "by_id": by_id, "coverage": report.coverage(),
         "statuses": ALL_STATUSES, "parts": report.parts, "part_titles": report.part_titles,
-        "clause_parts": sorted({r.part for r in clause_rows} | set(report.parts), key=part_key),
+        "clause_parts": sorted({r.part for r in clause_rows} | set(report.parts), key=part_key), "pages": PAGES,
     }
 
-    def page(template: str, path: Path, root: str = "", **extra) -> None:
-        html = env.get_template(template).render(**common, root=root, **extra)
-        path.write_text(html, encoding="utf-8", newline="\n")
-
-    page("index.html.j2", out / "index.html", page_id="index", clause_rows=clause_rows, fuzz_rows=fuzz_rows(report))
+    for page in PAGES:
+        html = env.get_template(f"{page.id}.html.j2").render(**common, root="", page_id=page.id,
+                                                             **page.data(report, clause_rows, impact))
+        (out / page.file).write_text(html, encoding="utf-8", newline="\n")
     write_reproducers(report.fuzz, out)
-    page("clauses.html.j2", out / "clauses.html", page_id="clauses", tops=_sections(report))
-    page("faq.html.j2", out / "faq.html", page_id="faq", faq_rows=[r for r in clause_rows if r.is_faq])
-    page("rulings.html.j2", out / "rulings.html", page_id="rulings", provisional=report.spec.provisional_facts(),
-         impact=impact)
-    page("provisional.html.j2", out / "provisional.html", page_id="provisional",
-         provisional=report.spec.provisional_facts())
     scenario_template = env.get_template("scenario.html.j2")
     for s in report.scenarios:
         html = scenario_template.render(**common, root="../", page_id="scenario", s=s, **_source(s))

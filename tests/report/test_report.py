@@ -15,7 +15,7 @@ import pytest
 from markupsafe import escape
 
 from baobei_conform.cli import main as conform_main
-from baobei_conform.report import build_report, collect, report_main
+from baobei_conform.report import build, build_report, collect, report_main
 from baobei_conform.scenario import scenario_files
 from baobei_spec import default_spec, load_spec
 
@@ -107,6 +107,13 @@ def test_reference_report_runs_the_suite_in_process(tmp_path, monkeypatch):
     assert index == out / "index.html"
     for page in PAGES:
         assert (out / page).is_file(), page
+    assert [p.file for p in build.PAGES] == list(PAGES)
+    for page in [*PAGES, f"scenarios/{next((out / 'scenarios').glob('*.html')).name}"]:
+        nav = (out / page).read_text(encoding="utf-8").split("<nav>", 1)[1].split("</nav>", 1)[0]
+        root = "../" if page.startswith("scenarios/") else ""
+        assert [line.split('"')[1] for line in nav.splitlines() if "href=" in line] == [root + p for p in PAGES]
+        current = [line for line in nav.splitlines() if "aria-current" in line]
+        assert current == ([] if root else [next(ln for ln in nav.splitlines() if f'href="{page}"' in ln)]), page
     assert len(list((out / "scenarios").glob("*.html"))) == n
     assert (out / "static" / "report.css").is_file() and (out / "static" / "report.js").is_file()
 
