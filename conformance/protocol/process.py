@@ -18,6 +18,7 @@ import time
 STDERR_KEEP = 64 * 1024  # bytes of the stderr tail kept
 STDERR_LINES = 40  # lines of it shown with an error
 READ_CHUNK = 1 << 16
+SETTLE = 0.1  # seconds the stderr drain may take to catch up when an error quotes the tail
 
 
 def stdio_env() -> dict:
@@ -61,10 +62,23 @@ class EngineProcess:
                     del self._tail[:-STDERR_KEEP]
 
     def stderr_tail(self) -> str:
-        """The last lines of stderr, as text."""
+        """The last lines of stderr, as text: what the engine wrote before it answered included (the drain
+        thread is given up to ``SETTLE`` seconds to read what is waiting in the pipe)."""
+        deadline = time.monotonic() + SETTLE
+        while time.monotonic() < deadline and self._stderr_waiting():
+            time.sleep(0.002)
         with self._tail_lock:
             tail = bytes(self._tail[-STDERR_KEEP:])
         return "\n".join(tail.decode("utf-8", "replace").rstrip("\n").split("\n")[-STDERR_LINES:]) if tail else ""
+
+    def _stderr_waiting(self) -> bool:
+        """Bytes (or the end) wait in the stderr pipe while the drain thread still reads it."""
+        if not self._drainer.is_alive():
+            return False
+        try:
+            return bool(select.select([self.popen.stderr.fileno()], [], [], 0)[0])
+        except (OSError, ValueError):  # closed: nothing more will come
+            return False
 
     @property
     def returncode(self) -> int | None:

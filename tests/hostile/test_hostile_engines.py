@@ -20,6 +20,7 @@ import pytest
 
 from baobei_conform.cli import main
 from baobei_conform.engines import engine_factory
+from baobei_conform.protocol import process
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.scenario import load_scenario
 
@@ -277,3 +278,22 @@ def test_in_process_engines_use_the_same_interface(tmp_path):
     assert complete
     assert [(o.status, o.message) for o in outcomes] == [
         ("error", "the engine raised RuntimeError: broken on purpose"), ("pass", ""), ("pass", "")]
+
+
+def test_stderr_written_before_a_reply_is_in_the_error_even_when_the_drain_lags(monkeypatch):
+    """Under load the stderr thread may not have run yet when a reply is judged: the tail waits for it."""
+    drain, replied = process.EngineProcess._drain, threading.Event()
+
+    def late_drain(self):
+        replied.wait(10)
+        time.sleep(0.03)  # a drain thread the scheduler wakes only after the reply was read
+        drain(self)
+    monkeypatch.setattr(process.EngineProcess, "_drain", late_drain)
+    code = "import sys\nsys.stderr.write('boom\\n'); sys.stderr.flush()\nprint('ready', flush=True)\ninput()\n"
+    engine = process.EngineProcess([sys.executable, "-c", code])
+    try:
+        assert engine.pump(time.monotonic() + 10).startswith(b"ready")
+        replied.set()
+        assert engine.stderr_tail() == "boom"
+    finally:
+        engine.kill_group()
