@@ -18,7 +18,7 @@ import time
 STDERR_KEEP = 64 * 1024  # bytes of the stderr tail kept
 STDERR_LINES = 40  # lines of it shown with an error
 READ_CHUNK = 1 << 16
-SETTLE = 0.1  # seconds the stderr drain may take to catch up when an error quotes the tail
+SETTLE = 0.5  # seconds the stderr drain may take to catch up when an error quotes the tail
 
 
 def stdio_env() -> dict:
