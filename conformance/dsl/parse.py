@@ -22,6 +22,19 @@ def parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True)
 
 
+@cache
+def _check_kinds() -> dict[str, str]:
+    """Statement form -> check kind (spec/vocabulary.yaml)."""
+    return default_spec().vocabulary.forms()
+
+
+def _value(token):
+    """A field's value from its token: players and counts as numbers, slots as [player, slot], words as text."""
+    if token.type in ("PLAYER", "TARGET"):
+        return _player(token) if token.type == "PLAYER" else list(_target(token))
+    return int(token) if token.type in ("INT", "SIGNED_INT") else str(token)
+
+
 def _player(token) -> int:
     return int(str(token)[1:])
 
@@ -212,35 +225,24 @@ class ToAst(Transformer):
     def expect(self, meta, c):
         return Expect(meta.line, c[0])
 
+    def __default__(self, data, children, meta):
+        """A ``field_NAME`` rule is (NAME, value); a check form made only of fields is that check (the
+        vocabulary names its kind): a new check of that shape needs no code here."""
+        if data.startswith("field_"):
+            return data.removeprefix("field_"), _value(children[0])
+        kind = _check_kinds().get(data)
+        if kind is not None and children and all(isinstance(c, tuple) for c in children):
+            return Check(kind, dict(children))
+        return super().__default__(data, children, meta)
+
     def slot_empty(self, meta, c):
-        return Check("slot", {"target": list(_target(c[0])), "species": None})
+        return Check("slot", {**dict(c), "species": None})
 
-    def slot_is(self, meta, c):
-        return Check("slot", {"target": list(_target(c[0])), "species": str(c[1])})
-
-    def card_count(self, meta, c):
-        return Check("card_count", {"player": _player(c[0]), "count": int(c[1])})
-
-    def slot_count(self, meta, c):
-        return Check("slot_count", {"player": _player(c[0]), "count": int(c[1])})
-
-    def deck_count(self, meta, c):
-        return Check("deck_count", {"count": int(c[0])})
-
-    def deck_top(self, meta, c):
-        return Check("deck_top", {"species": str(c[0])})
-
-    def top(self, meta, c):
-        return Check("top", {"species": str(c[0])})
+    def sees_hidden(self, meta, c):
+        return Check("view", {**dict(c), "species": None})
 
     def discard_is(self, meta, c):
         return Check("discard", {"species": [str(s) for s in c]})
-
-    def discard_count(self, meta, c):
-        return Check("discard_count", {"count": int(c[0])})
-
-    def under_count(self, meta, c):
-        return Check("under_count", {"count": int(c[0])})
 
     def pending(self, meta, c):
         return Check("pending", {"kind": str(c[0]), "players": [_player(p) for p in c[1:]]})
@@ -272,38 +274,8 @@ class ToAst(Transformer):
             return str(c[0]), _player(value)
         return str(c[0]), int(value) if value.type == "SIGNED_INT" else str(value)
 
-    def round_score(self, meta, c):
-        return Check("round_score", {"player": _player(c[0]), "score": int(c[1])})
-
-    def score(self, meta, c):
-        return Check("score", {"player": _player(c[0]), "score": int(c[1])})
-
-    def first_is(self, meta, c):
-        return Check("first", {"player": _player(c[0])})
-
-    def winner(self, meta, c):
-        return Check("winner", {"player": _player(c[0])})
-
-    def sees(self, meta, c):
-        return Check("view", {"viewer": _player(c[0]), "target": list(_target(c[1])), "species": str(c[2])})
-
-    def sees_hidden(self, meta, c):
-        return Check("view", {"viewer": _player(c[0]), "target": list(_target(c[1])), "species": None})
-
-    def shield_is(self, meta, c):
-        return Check("shield", {"state": str(c[0])})
-
-    def bao_is(self, meta, c):
-        return Check("bao", {"player": _player(c[0])})
-
-    def recycles_is(self, meta, c):
-        return Check("recycles", {"count": int(c[0])})
-
     def final_phase_is(self, meta, c):
         return Check("final_phase", {"value": True})
-
-    def holds_is(self, meta, c):
-        return Check("drawn", {"species": str(c[0])})
 
     def no_final_phase(self, meta, c):
         return Check("final_phase", {"value": False})
