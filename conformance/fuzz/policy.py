@@ -20,6 +20,7 @@ from baobei_ref.powers import add_to_rival, blind_swap, peek, peek_two_swap, sho
 from baobei_ref.scoring import round_total
 
 BAO_EAGERNESS = (0, 1, 4, 20)  # percent chance of calling BAO when it may be called
+CHASE_BELOW = 15  # a player whose round total is at most this plucks and lowers it five times as eagerly
 
 
 def _claims(g: Game, player: int, reference: str | None) -> tuple[list, list, list, list, Sequence]:
@@ -69,8 +70,9 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
     if p.kind == "drawn":
         match, tempting, miss, doubles, every_double = _claims(g, p.player, s.drawn)
         keeps = [A.Keep(p.player, slot) for slot in s.own_slots(p.player)]
-        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4, match), (2, tempting), (1, miss),
-                                 (2, doubles), (1, every_double), (3, _lowering(g, p.player, s.drawn))])
+        chase = 5 if round_total(g, p.player) <= CHASE_BELOW else 1  # a low total goes lower: BAO's edges (5.2)
+        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4 * chase, match), (2, tempting), (1, miss),
+                                 (2 * chase, doubles), (1, every_double), (3 * chase, _lowering(g, p.player, s.drawn))])
     if p.kind == "window":
         top = s.discard[-1] if s.discard else None
         groups = [_claims(g, player, top) for player in p.players]
