@@ -15,6 +15,7 @@ from baobei_conform.fuzz.policy import choose
 from baobei_ref import Game, RuleError
 from baobei_ref.actions import CloseWindow, Discard, Pluck, Shuffle
 from baobei_ref.game import default_params
+from baobei_ref.powers.add_to_rival import TocoAdd
 from baobei_ref.setup import position
 
 # Readings that change what is owed or in which order (R-04: whose power first; R-05/R-06: last turns).
@@ -66,7 +67,7 @@ def test_every_state_of_seeded_games_continues_identically_after_setup():
             steps += 1
     assert steps > 5_000
     wanted = {"power 6.1.2", "power 6.10.3", "power 6.10.4", "power 6.10.5", "power 6.10.6", "pluck",
-              "drawing turn", "drawing penalty", "drawing toco_toucan", "drawing shoebill"}
+              "drawing turn", "drawing penalty", "drawing shoebill"}  # a Toco Toucan's: the test after next
     assert wanted <= set(seen), f"never reached: {sorted(wanted - set(seen))}"
 
 
@@ -131,6 +132,23 @@ def test_a_recycle_between_the_shoebills_two_draws_keeps_the_first_card_in_hand(
     shuffle = Shuffle(tuple(g.pending.data["cards"]))
     assert [e.to_json() for e in copy.apply(shuffle)] == [e.to_json() for e in g.apply(shuffle)]
     assert copy.to_json() == g.to_json() and cuckoo in g.pending.data["cards"]
+
+
+def test_a_recycle_before_the_toco_toucans_draw_keeps_the_rival_it_gives_to():
+    """6.7.1 / 7.1.7: the deck is empty when the Toco Toucan draws for its rival (random play rarely gets
+    there); the state says whose card it will be, and after setup the same shuffle gives it to that rival."""
+    g = position(zones={0: ["owl", "heron"], 1: ["eagle", "sparrow"]}, drawn="toco_toucan", deck=[], rest="discard")
+    g.apply(Discard(0))
+    g.apply(CloseWindow())
+    g.apply(TocoAdd(0, 1))
+    state = g.to_json()
+    assert state["pending"]["kind"] == "recycle"
+    assert state["drawing"] == {"for": "toco_toucan", "player": 0, "rival": 1, "cards": []}
+    copy = _clone(g)
+    shuffle = Shuffle(tuple(g.pending.data["cards"]))
+    events = [e.to_json() for e in g.apply(shuffle)]
+    assert [e.to_json() for e in copy.apply(shuffle)] == events
+    assert copy.to_json() == g.to_json() and g.state.count(1) == 3  # the rival got the card
 
 
 @pytest.mark.parametrize(("change", "message"), [
