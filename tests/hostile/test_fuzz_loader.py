@@ -85,7 +85,10 @@ def test_each_hostile_snippet_is_a_located_error(tmp_path):
     base = b'id: s\ntitle: t\nclauses: ["3.1.7"]\nscript: |\n  new game 2 players\n'
     cases = {
         b'id: s\ntitle: \xff\nclauses: ["3.1.7"]\nscript: x\n': "s.yaml:2:8: not UTF-8",
-        base + b"tags: " + b"[" * 1000 + b"]" * 1000 + b"\n": "s.yaml:6:14: nested more than 8 levels deep",
+        base + b"tags: " + b"[" * 50 + b"]" * 50 + b"\n": "s.yaml:6:14: nested more than 8 levels deep",
+        # PyYAML >= 6.0.4 refuses 1,000 levels itself, ahead of our screen: located all the same
+        base + b"tags: " + b"[" * 1000 + b"]" * 1000 + b"\n": ("s.yaml:6:14: nested more than 8 levels deep",
+                                                            "s.yaml:6:1006: not valid YAML: exceeded maximum nesting"),
         base + b"faq: [1]\n": "s.yaml:6:7: faq entries are strings",
         base + b"tags: [" + b"9" * 5000 + b"]\n": "s.yaml:6:8: a number of 5000 characters",
         base + b"tags: &a [x]\nrulings: [*a]\n": "s.yaml:6:7: anchors and aliases",
@@ -98,6 +101,7 @@ def test_each_hostile_snippet_is_a_located_error(tmp_path):
         try:
             load_scenario(path)
         except ScenarioError as exc:
-            assert str(exc).startswith(f"{tmp_path}/{message}"), str(exc)[:200]
+            accepted = message if isinstance(message, tuple) else (message,)
+            assert str(exc).startswith(tuple(f"{tmp_path}/{m}" for m in accepted)), str(exc)[:200]
         else:
             raise AssertionError(f"loaded: {message}")
