@@ -94,12 +94,16 @@ def check_position(state, species_of: dict[str, str], min_players: int, max_play
         # Every slot was made for a card, so a zone has at most as many slots as the game has cards.
         need(isinstance(zone, list) and len(zone) <= len(species_of), f"zone {owner} must be a list of at most "
              f"{len(species_of)} slots")
-        for i, slot in enumerate(zone, start=1):
-            if slot is not None:
-                need(isinstance(slot, dict) and set(slot) == {"card", "species"}, f"zone {owner} slot {i}: "
-                     "a slot is null or {card, species}")
-                card = _card(slot["card"], f"zone {owner} slot {i}", species_of, optional=False)
-                need(slot["species"] == species_of[card], f"zone {owner} slot {i}: {card} is a {species_of[card]}")
+        for i, slot in enumerate(zone, start=1):  # messages formatted only for a bad slot: this runs per card
+            if slot is None:
+                continue
+            if not (isinstance(slot, dict) and set(slot) == {"card", "species"}):
+                raise Malformed(f"zone {owner} slot {i}: a slot is null or {{card, species}}")
+            card = slot["card"]
+            if not (isinstance(card, str) and card in species_of):
+                raise Malformed(f"zone {owner} slot {i} must be a card id of the catalog")
+            if slot["species"] != species_of[card]:
+                raise Malformed(f"zone {owner} slot {i}: {card} is a {species_of[card]}")
     for name in ("deck", "discard", "under", "box", "moved"):
         _cards(state[name], name, species_of)
     need(state["top"] == (state["discard"][-1] if state["discard"] else None), "top must be the last discard")
@@ -107,8 +111,8 @@ def check_position(state, species_of: dict[str, str], min_players: int, max_play
     seen = state["seen"]
     need(isinstance(seen, dict) and all(k in species_of for k in seen), "seen must map card ids to seats")
     for card, viewers in seen.items():
-        need(isinstance(viewers, list) and all(type(p) is int and 0 <= p < seats for p in viewers),
-             f"seen.{card} must list seats")
+        if not (isinstance(viewers, list) and all(type(p) is int and 0 <= p < seats for p in viewers)):
+            raise Malformed(f"seen.{card} must list seats")
     _by_player(state["scores"], "scores", seats)
     _by_player(state["round_scores"], "round_scores", seats, optional=True)
     round_zones = state.get("round_zones")
