@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from baobei_spec import Spec, default_spec
 
@@ -29,6 +30,11 @@ class Catalog:
 
     def species_of(self, card: str) -> str:
         return card.rsplit("-", 1)[0]
+
+    @cached_property
+    def species_by_card(self) -> dict[str, str]:
+        """Card id -> species for every card, built once (checks that look at every card use it)."""
+        return {card: self.species_of(card) for card in self.cards}
 
     def value(self, card: str) -> int:
         return self.species[self.species_of(card)][1]

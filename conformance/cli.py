@@ -294,10 +294,7 @@ def _run_command(argv: list[str]) -> int:
         # record (JSON, JUnit, report), not a run that silently produced nothing.
         exc.message = f"the engine does not start: {exc.message}"
         document = record.document([problem_outcome(s, exc) for s in scenarios], True)
-        console.finish(document, broken, False)
-        _write_results(args, document)
-        if not args.no_report:
-            write_run_report(args.report, document, paths[0], args.json)
+        _finish(args, console, document, broken, False, paths)
         return exit_status(document)
     except Exception as exc:  # noqa: BLE001 - an in-process factory that raises is reported, not raised
         print(f"baobei-conform: the engine does not start: {exc!r}", file=sys.stderr)
@@ -312,11 +309,17 @@ def _run_command(argv: list[str]) -> int:
     with _sigint_seen(interrupted):
         document = run_conformance(record, engine_source, jobs=args.jobs, max_fail=args.max_fail, expected=expected,
                                    report=report, stop=threading.Event(), breaker=args.breaker)
-    console.finish(document, broken, interrupted.is_set())
+    _finish(args, console, document, broken, interrupted.is_set(), paths)
+    return 130 if interrupted.is_set() else exit_status(document)
+
+
+def _finish(args: argparse.Namespace, console: Console, document: dict, broken: list, interrupted: bool,
+            paths: list) -> None:
+    """The end of a run: the summary on the console, the results files, the report."""
+    console.finish(document, broken, interrupted)
     _write_results(args, document)
     if not args.no_report:
         write_run_report(args.report, document, paths[0], args.json)
-    return 130 if interrupted.is_set() else exit_status(document)
 
 
 def _write_results(args: argparse.Namespace, document: dict) -> None:

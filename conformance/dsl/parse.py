@@ -30,8 +30,10 @@ def _check_kinds() -> dict[str, str]:
 
 def _value(token):
     """A field's value from its token: players and counts as numbers, slots as [player, slot], words as text."""
-    if token.type in ("PLAYER", "TARGET"):
-        return _player(token) if token.type == "PLAYER" else list(_target(token))
+    if token.type == "PLAYER":
+        return _player(token)
+    if token.type == "TARGET":
+        return list(_target(token))
     return int(token) if token.type in ("INT", "SIGNED_INT") else str(token)
 
 
@@ -267,12 +269,7 @@ class ToAst(Transformer):
         return dict(c)
 
     def event_field(self, meta, c):
-        value = c[1]
-        if value.type == "TARGET":
-            return str(c[0]), list(_target(value))
-        if value.type == "PLAYER":
-            return str(c[0]), _player(value)
-        return str(c[0]), int(value) if value.type == "SIGNED_INT" else str(value)
+        return str(c[0]), _value(c[1])
 
     def final_phase_is(self, meta, c):
         return Check("final_phase", {"value": True})

@@ -7,7 +7,6 @@ protocol (commands.py) with an object that has the runner's engine methods; its 
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import os
@@ -42,17 +41,11 @@ class Log:
             engine.apply(action)
 
 
-@functools.lru_cache(maxsize=4)
-def _species_of(cards: tuple[str, ...]) -> dict[str, str]:
-    """Card id -> species (the id less its copy number), built once per catalog, not for every setup."""
-    return {card: card.rsplit("-", 1)[0] for card in cards}
-
-
 def _setup(engine, request: dict, log: Log) -> dict:
     """Adopt a position after checking it is one (position.py, then the reference's own card count)."""
     state, params = request["state"], request.get("params")
     try:
-        check_position(state, _species_of(engine.catalog.cards), engine.params.min_players, engine.params.max_players)
+        check_position(state, engine.catalog.species_by_card, engine.params.min_players, engine.params.max_players)
         engine.setup(state, params)
     except (Malformed, RuleError) as exc:
         return {"ok": False, "error": {"code": "malformed_state", "message": str(exc)}}
