@@ -13,12 +13,14 @@ from baobei_ref.owed import owed, rebuild
 from baobei_ref.state import Decision, State
 
 
-def _card(catalog, card: str) -> dict:
-    return {"card": card, "species": catalog.species_of(card)}
+def _zone(zone: list[str | None], species: dict[str, str]) -> list[dict | None]:
+    """A zone's slots, every card face known (``species``: the catalog's card -> species)."""
+    return [None if c is None else {"card": c, "species": species[c]} for c in zone]
 
 
 def state_to_json(g) -> dict:
     s: State = g.state
+    species = g.catalog.species_by_card
     return {
         "seats": s.seats,
         "players": list(s.players),
@@ -27,7 +29,7 @@ def state_to_json(g) -> dict:
         "turn": s.turn,
         "active": s.active,
         "first": s.first,
-        "zones": {str(p): [None if c is None else _card(g.catalog, c) for c in z] for p, z in sorted(s.zones.items())},
+        "zones": {str(p): _zone(z, species) for p, z in sorted(s.zones.items())},
         "deck": list(reversed(s.deck)),
         "discard": list(s.discard),
         "top": s.discard[-1] if s.discard else None,
@@ -38,7 +40,7 @@ def state_to_json(g) -> dict:
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
         "round_scores": None if s.round_scores is None else {str(p): v for p, v in sorted(s.round_scores.items())},
         "round_zones": None if s.round_zones is None else {
-            str(p): [None if c is None else _card(g.catalog, c) for c in z] for p, z in sorted(s.round_zones.items())},
+            str(p): _zone(z, species) for p, z in sorted(s.round_zones.items())},
         "bao": s.bao,
         "shield": s.shield,
         "recycles": s.recycles,
@@ -123,14 +125,11 @@ def view(g, player: int) -> dict:
     """What ``player`` may know under perfect memory (ruling R-27): cards they have seen keep their identity,
     every other hidden card is anonymous; deck and under-pile are counts."""
     s: State = g.state
+    species, seen = g.catalog.species_by_card, s.seen
 
-    def known(card: str | None) -> bool:
-        return card is not None and player in s.seen.get(card, ())
-
-    def slot(card):
-        if card is None:
-            return None
-        return _card(g.catalog, card) if known(card) else {"card": None, "species": None}
+    def slots(zone: list[str | None]) -> list[dict | None]:
+        return [None if c is None else {"card": c, "species": species[c]} if player in seen.get(c, ())
+                else {"card": None, "species": None} for c in zone]
 
     pending = s.pending.to_json()
     pending["data"] = {
@@ -143,12 +142,12 @@ def view(g, player: int) -> dict:
         "round": s.round,
         "turn": s.turn,
         "active": s.active,
-        "zones": {str(p): [slot(c) for c in z] for p, z in sorted(s.zones.items())},
+        "zones": {str(p): slots(z) for p, z in sorted(s.zones.items())},
         "deck_count": len(s.deck),
         "discard": list(s.discard),
         "top": s.discard[-1] if s.discard else None,
         "under_count": len(s.under),
-        "drawn": s.drawn if (s.drawn and known(s.drawn)) else None,
+        "drawn": s.drawn if (s.drawn and player in seen.get(s.drawn, ())) else None,
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
         "bao": s.bao,
         "shield": s.shield,

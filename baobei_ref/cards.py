@@ -29,12 +29,16 @@ class Catalog:
         return cls(species, cards)
 
     def species_of(self, card: str) -> str:
-        return card.rsplit("-", 1)[0]
+        """The species of a card id ("owl-3" -> "owl"); a catalog card's is looked up (the rules ask often)."""
+        try:
+            return self.species_by_card[card]
+        except KeyError:
+            return card.rsplit("-", 1)[0]
 
     @cached_property
     def species_by_card(self) -> dict[str, str]:
-        """Card id -> species for every card, built once (checks that look at every card use it)."""
-        return {card: self.species_of(card) for card in self.cards}
+        """Card id -> species for every card, built once."""
+        return {card: card.rsplit("-", 1)[0] for card in self.cards}
 
     def value(self, card: str) -> int:
         return self.species[self.species_of(card)][1]

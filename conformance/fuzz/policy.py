@@ -23,35 +23,44 @@ BAO_EAGERNESS = (0, 1, 4, 20)  # percent chance of calling BAO when it may be ca
 CHASE_BELOW = 15  # a player whose round total is at most this plucks and lowers it five times as eagerly
 
 
-def _claims(g: Game, player: int, reference: str | None) -> tuple[list, list, list, list, Sequence]:
-    """(matching singles, tempting misses, other misses, matching ordered doubles, every double) of one player."""
+def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, Sequence, Sequence, Sequence, Sequence]:
+    """(matching singles, tempting misses, other misses, matching ordered doubles, every double) of one player;
+    each action is built only if chosen."""
     claims = legal_claims(g, player)
     if not claims.targets or reference is None:
-        return [], [], [], [], ()
-    match = [t for t in claims.targets if g.catalog.matches(reference, g.state.card_at(t))]
-    value = g.catalog.value(reference)
-    # Misses that a misreading would take for matches come first: the same value, or a bird of a family.
-    tempting = [t for t in claims.targets if t not in match and (
-        g.catalog.value(g.state.card_at(t)) == value or _in_a_family(g, g.state.card_at(t)))]
-    miss = [t for t in claims.targets if t not in match and t not in tempting]
+        return (), (), (), (), ()
+    catalog, card_at = g.catalog, g.state.card_at
+    family, value, _ = catalog.species[catalog.species_of(reference)]
+    match, tempting, miss = [], [], []
+    for t in claims.targets:
+        species = catalog.species_of(card_at(t))
+        their_family, their_value, _ = catalog.species[species]
+        if their_family == family:  # 3.1.1, 3.1.6 (Catalog.matches)
+            match.append((t,))
+        elif their_value == value or their_family != species:  # what a misreading takes for a match: the same
+            tempting.append((t,))  # value, or a bird of a family (pelicans, toucans)
+        else:
+            miss.append((t,))
     singles = len(claims.targets)
-    doubles = [(a, b) for a in match for b in match if a != b] if claims.size > singles else []
-    every_double = _Slice(claims, singles)
-    return ([A.Pluck(player, (t,)) for t in match], [A.Pluck(player, (t,)) for t in tempting],
-            [A.Pluck(player, (t,)) for t in miss], [A.Pluck(player, pair) for pair in doubles], every_double)
+    doubles = [a + b for a in match for b in match if a != b] if claims.size > singles else []
+
+    def pluck(targets: tuple) -> A.Pluck:
+        return A.Pluck(player, targets)
+    return (_Lazy(match, pluck), _Lazy(tempting, pluck), _Lazy(miss, pluck), _Lazy(doubles, pluck),
+            _Lazy(range(singles, claims.size), claims.__getitem__))
 
 
-class _Slice(Sequence):
-    """``claims[start:]`` without building it (there may be thousands of doubles)."""
+class _Lazy(Sequence):
+    """``[make(item) for item in items]`` without building it (there may be thousands of doubles)."""
 
-    def __init__(self, claims: Sequence, start: int):
-        self.claims, self.start = claims, start
+    def __init__(self, items: Sequence, make):
+        self.items, self.make = items, make
 
     def __len__(self) -> int:
-        return len(self.claims) - self.start
+        return len(self.items)
 
     def __getitem__(self, i: int):
-        return self.claims[self.start + i]
+        return self.make(self.items[i])
 
 
 def choose(g: Game, choices, bao_percent: int) -> A.Action:
@@ -76,17 +85,37 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
     if p.kind == "window":
         top = s.discard[-1] if s.discard else None
         groups = [_claims(g, player, top) for player in p.players]
-        match = [a for m, *_ in groups for a in m]
-        rivals = [A.SimultaneousPlucks((a, b)) for a in match for b in match if a.player < b.player]
-        return choices.weighted([(8, [A.CloseWindow()]), (4, match), (2, [a for _, t, *_ in groups for a in t]),
-                                 (1, [a for _, _, m, *_ in groups for a in m]),
-                                 (2, [a for *_, d, _ in groups for a in d]), (1, rivals)])
+        match = _Chained([m for m, *_ in groups])
+        owners = [player for player, (m, *_) in zip(p.players, groups, strict=True) for _ in range(len(m))]
+        rivals = [(i, j) for i in range(len(owners)) for j in range(len(owners)) if owners[i] < owners[j]]
+        return choices.weighted([(8, [A.CloseWindow()]), (4, match), (2, _Chained([t for _, t, *_ in groups])),
+                                 (1, _Chained([m for _, _, m, *_ in groups])),
+                                 (2, _Chained([d for *_, d, _ in groups])),
+                                 (1, _Lazy(rivals, lambda ij: A.SimultaneousPlucks((match[ij[0]], match[ij[1]]))))])
     legal = g.legal_actions()
     if p.kind == "end_turn":
         bao = [a for a in legal if isinstance(a, A.CallBao)]
         return choices.weighted([(100 - bao_percent, [a for a in legal if isinstance(a, A.EndTurn)]),
                                  (bao_percent + _bao_edge(g, p.player), bao)])
     return choices.weighted([(1, legal)])
+
+
+class _Chained(Sequence):
+    """Several players' lazy claims as one sequence (in player order)."""
+
+    def __init__(self, parts: list[Sequence]):
+        self.parts = [part for part in parts if len(part)]
+        self.size = sum(len(part) for part in self.parts)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i: int):
+        for part in self.parts:
+            if i < len(part):
+                return part[i]
+            i -= len(part)
+        raise IndexError(i)
 
 
 def _lowering(g: Game, player: int, drawn: str) -> list[A.Action]:
@@ -112,11 +141,6 @@ def _bao_edge(g: Game, player: int) -> int:
     if mine == lowest:
         return 40
     return 100 if low else 0  # a success at a low or negative total (5.2.2, 5.2.3)
-
-
-def _in_a_family(g: Game, card: str) -> bool:
-    """A bird whose matching family holds another species too (the pelicans, the toucans)."""
-    return g.catalog.species[g.catalog.species_of(card)][0] != g.catalog.species_of(card)
 
 
 def guarded(state: dict) -> list[tuple[int, int]]:

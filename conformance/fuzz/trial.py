@@ -68,13 +68,14 @@ class Pipe:
     def __init__(self, engine):
         self.engine, self.queue = engine, deque()
         self.ahead = engine.works_apart
-        self.group: list[tuple[list[tuple], object]] = []  # submitted, not sent yet
+        self.group: list[tuple[list[tuple], object, list]] = []  # submitted, not sent yet
 
-    def submit(self, calls: list[tuple], check) -> None:
+    def submit(self, calls: list[tuple], check, expected: list | None = None) -> None:
+        """``expected``: the reference's result of each call, or None (``Engine.send``)."""
         if not self.ahead:
             check(execute(self.engine, calls))
             return
-        self.group.append((calls, check))
+        self.group.append((calls, check, expected or [None] * len(calls)))
         if len(self.group) >= self.GROUP:
             self._send()
         if len(self.queue) > self.DEPTH:
@@ -82,8 +83,9 @@ class Pipe:
 
     def _send(self) -> None:
         group, self.group = self.group, []
-        ticket = self.engine.send([call for calls, _ in group for call in calls])
-        self.queue.append((ticket, [(len(calls), check) for calls, check in group]))
+        ticket = self.engine.send([call for calls, _, _ in group for call in calls],
+                                  [result for _, _, expected in group for result in expected])
+        self.queue.append((ticket, [(len(calls), check) for calls, check, _ in group]))
 
     def _next(self) -> None:
         ticket, checks = self.queue.popleft()
@@ -371,8 +373,7 @@ class Trial:
         expected = ref.to_json()
         views = [ref.view(p) for p in players]
         legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
-        small = 0 < len(legal) <= LEGAL_LIST_LIMIT
-        listed = {repr(a.to_json()): a.to_json() for a in legal} if small else None
+        listed = [a.to_json() for a in legal] if 0 < len(legal) <= LEGAL_LIST_LIMIT else None
         calls = [("apply", action.to_json()), ("state",)] + [("view", p) for p in players]
 
         def check(results: list) -> None:
@@ -383,25 +384,27 @@ class Trial:
             state = self.final = _value(results[1])
             problems = self._differences(events, applied[0] or [], expected, state, players, views,
                                          [_value(v) for v in results[2:2 + len(players)]])
-            if listed is not None:
-                problems += self._legal(listed, _value(results[-1]))
+            if listed is not None and results[-1] is not listed:
+                problems += self._legal({repr(a): a for a in listed}, _value(results[-1]))
             if problems:
                 self._found(problems[0], clauses, upto=upto)
-        pipe.submit(calls + ([("legal_actions",)] if small else []), check)
+        pipe.submit(calls + ([("legal_actions",)] if listed is not None else []), check,
+                    [(events, None), expected, *views] + ([listed] if listed is not None else []))
 
     def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:
         """What the engine's answers to one action get wrong, the reference's being right."""
         problems = []
-        if self.events and [compare.event_key(e) for e in events] != [compare.event_key(e) for e in engine_events]:
+        if self.events and engine_events is not events and (
+                [compare.event_key(e) for e in events] != [compare.event_key(e) for e in engine_events]):
             problems.append(compare.Problem(
                 "events", f"events: reference {[compare.event_key(e) for e in events]}, engine "
                           f"{[compare.event_key(e) for e in engine_events]}",
                 compare.event_expectations(events, engine_events)))
-        if state != expected:
+        if state is not expected and state != expected:
             problems.append(compare.Problem("state", first_difference(expected, state),
                                             compare.state_expectations(expected, state)))
         for player, want, view in zip(players, views, engine_views, strict=True):
-            if view != want:
+            if view is not want and view != want:
                 problems.append(compare.Problem("view", f"p{player}'s view: " + first_difference(want, view),
                                                 compare.view_expectations(player, want, view)))
         return problems

@@ -25,11 +25,10 @@ from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and
 )
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.process import EngineProcess, stdio_env  # noqa: F401 - stdio_env: public
-from baobei_conform.protocol.wire import Unbounded, decode, plain
+from baobei_conform.protocol.wire import Unbounded, decode, encode, plain
 from baobei_conform.sanitize import MAX_TEXT, clean, clean_tail, clean_value
 from baobei_conform.variants import reading_problems
 
-ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 MAX_LINE = 16 * 1024 * 1024  # bytes of one reply line; beyond, the reply is a protocol error
 COMPACT_AT = 1 << 20  # bytes already consumed at the front of the read buffer before it is compacted
 
@@ -63,6 +62,7 @@ class StdioEngine(Engine):
         self.readings: dict[str, str] = {}
         self.name = command[0]
         self.broken = False  # after a problem: stopped without ceremony
+        self.expected: dict[int, tuple[bytes, object]] = {}  # seq -> (the expected reply line, its result)
 
     # --- process life ---
     def start(self) -> None:
@@ -95,7 +95,7 @@ class StdioEngine(Engine):
         if process is None:
             return
         if not self.broken and not process.exited():
-            process.write((ENCODE({"seq": self.seq + 1, "cmd": "stop"}) + "\n").encode())
+            process.write(encode({"seq": self.seq + 1, "cmd": "stop"}))
             process.wait_exit(1.0)
         process.kill()
 
@@ -133,9 +133,8 @@ class StdioEngine(Engine):
         self.broken = True
         return problem
 
-    def _receive(self, message: dict) -> tuple[dict, bool]:
-        """The reply to ``message``: checked for JSON, the echoed seq, ``ok`` and (validating) the schema; and
-        whether its line is plain (no text in it needs cleaning)."""
+    def _line(self, message: dict) -> bytes:
+        """The engine's reply line to ``message`` (read within the timeout)."""
         try:
             line = self._read_line(time.monotonic() + self.timeout)
         except TimeoutError:
@@ -147,6 +146,13 @@ class StdioEngine(Engine):
             code = self.process.exit_code()
             raise self._problem(EngineCrashed(f"the engine exited (code {code}) during {message['cmd']!r}",
                                               self.stderr()))
+        return line
+
+    def _receive(self, message: dict, line: bytes | None = None) -> tuple[dict, bool]:
+        """The reply to ``message`` (read now unless ``line`` is given): checked for JSON, the echoed seq, ``ok``
+        and (validating) the schema; and whether its line is plain (no text in it needs cleaning)."""
+        if line is None:
+            line = self._line(message)
         try:
             reply = decode(line)
         except Unbounded as exc:
@@ -177,7 +183,7 @@ class StdioEngine(Engine):
         message = {"seq": self.seq, **message}
         if self.validator:
             self.validator.check_request(message)
-        return message, (ENCODE(message) + "\n").encode()
+        return message, encode(message)
 
     def request(self, message: dict) -> dict:
         """Send one request and wait for its reply."""
@@ -218,14 +224,18 @@ class StdioEngine(Engine):
             raise self._problem(ProtocolError(f"the {cmd!r} reply lacks {field!r}", self.stderr(), _dump(reply)))
         return reply[field]
 
-    def send(self, calls: list[Call]) -> list:
+    def send(self, calls: list[Call], expected: list | None = None) -> list:
         """Send the calls' requests without waiting; ``collect`` reads the replies. Several sends may be
         outstanding (collected in order), so the engine always has work while the harness judges; what the
-        pipe does not take now is written while replies are read."""
+        pipe does not take now is written while replies are read.
+
+        ``expected`` (see ``Engine.send``): a reply line equal, byte for byte, to the line the reference writes
+        for the expected result (``{"ok":true,"<field>":<result>,"seq":<n>}``, compact, orjson's encoding) is that
+        result, so it is not decoded; any other line is decoded and checked as usual. Not while validating."""
         if self.process is None:
             self.start()
         messages, chunks = [], []
-        for call in calls:
+        for i, call in enumerate(calls):
             needed = COMMANDS[call[0]].capability
             if needed and needed not in self.capabilities:
                 messages.append(Unsupported(f"the engine does not offer {needed}"))
@@ -233,8 +243,22 @@ class StdioEngine(Engine):
             message, data = self._prepare(request(call))
             messages.append(message)
             chunks.append(data)
+            if expected and expected[i] is not None and not self.validator:
+                self._expect(message, expected[i])
         self.process.write(b"".join(chunks))
         return messages
+
+    def _expect(self, message: dict, result) -> None:
+        cmd = message["cmd"]
+        if cmd == "apply":
+            if "events" not in self.capabilities or result[1] is not None:
+                return  # a refusal carries the engine's own message: read as usual
+            field, result = "events", result[0]
+        else:
+            field = COMMANDS[cmd].result
+        if field is not None:
+            self.expected[message["seq"]] = (encode({"ok": True, field: result, "seq": message["seq"]}, end=False),
+                                             (result, None) if cmd == "apply" else result)
 
     def collect(self, messages: list) -> list:
         """The results of a ``send``, in order; after an engine problem every later call holds the same one."""
@@ -243,12 +267,18 @@ class StdioEngine(Engine):
             if isinstance(message, Exception):
                 results.append(message)
                 continue
+            expected = self.expected.pop(message["seq"], None)
             try:
-                results.append(self._result(message, *self._receive(message)))
+                line = self._line(message)
+                if expected is not None and line == expected[0]:
+                    results.append(expected[1])
+                    continue
+                results.append(self._result(message, *self._receive(message, line)))
             except Unsupported as exc:
                 results.append(exc)
             except EngineProblem as exc:
                 results += [exc] * (len(messages) - len(results))
+                self.expected.clear()  # the engine is not used again: nothing more is read from it
                 break
         return results
 

@@ -8,17 +8,15 @@ protocol (commands.py) with an object that has the runner's engine methods; its 
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 from collections.abc import Callable
 
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.position import Malformed, check_position
+from baobei_conform.protocol.wire import encode, loads
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import RuleError
-
-ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # compact, one line
 
 
 class Log:
@@ -98,11 +96,11 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
     return {"ok": False, "error": {"code": "unsupported", "message": f"unknown command {cmd!r}"}}
 
 
-def _answer(engine, line: str | bytes, log: Log | None = None) -> tuple[str, bool]:
+def _answer(engine, line: bytes | str, log: Log | None = None) -> tuple[bytes, bool]:
     """The reply line to one request line, and whether it was ``stop``."""
     request: dict = {}
     try:
-        parsed = json.loads(line)
+        parsed = loads(line)
         if not isinstance(parsed, dict):
             raise ValueError("a request is a JSON object")
         request = parsed
@@ -110,7 +108,7 @@ def _answer(engine, line: str | bytes, log: Log | None = None) -> tuple[str, boo
     except Exception as exc:  # a bad request must be answered, not crash the engine
         reply = {"ok": False, "error": {"code": "engine_error", "message": f"{type(exc).__name__}: {exc}"}}
     reply["seq"] = request.get("seq")
-    return ENCODE(reply) + "\n", request.get("cmd") == "stop"
+    return encode(reply), request.get("cmd") == "stop"
 
 
 def _batches(stdin):
@@ -146,12 +144,12 @@ def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None) -> int:
                 replies.append(reply)
                 if stop:
                     break
-        text = "".join(replies)
+        data = b"".join(replies)
         if out is not None:
-            out.write(text.encode())
+            out.write(data)
             out.flush()
         else:
-            stdout.write(text)
+            stdout.write(data.decode())
             stdout.flush()
         if stop:
             break

@@ -11,8 +11,11 @@ from __future__ import annotations
 import json
 import re
 
+import orjson
+
 MAX_DEPTH = 64  # nesting of arrays and objects; a canonical state needs 5
 MAX_DIGITS = 40  # digits of a number; scores and counts need a handful
+_WIDE = b"0" * 19  # a number this long may not fit 64 bits: orjson would read it as a float, json as an int
 # Only a line that might hold a long number, a huge exponent or a non-finite constant is parsed slowly. The
 # test runs at C speed on every reply: digits and points become "0", exponent letters "e", signs "+", so a
 # long number is a run of "0" and a huge exponent an "e" followed by three (a false alarm only costs time).
@@ -62,10 +65,9 @@ def depth(line: bytes) -> int:
     return levels
 
 
-def _suspect(line: bytes) -> bool:
+def _suspect(line: bytes, shape: bytes) -> bool:
     if b"NaN" in line or b"Infinity" in line:
         return True
-    shape = line.translate(_SHAPE)
     return _LONG in shape or any(e in shape for e in _EXPONENTS)
 
 
@@ -76,13 +78,38 @@ def plain(line: bytes, limit: int) -> bool:
     return b"\\" not in line or not _ESCAPE.search(line.replace(b"\\\\", b""))  # escaped backslashes set aside
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def encode(value, end: bool = True) -> bytes:
+    """One compact line of JSON, UTF-8, with its newline unless ``end`` is false (orjson; the standard library
+    for what orjson does not write, such as an integer beyond 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE) if end else orjson.dumps(value)
+    except TypeError:
+        return (_ENCODE(value) + "\n" * end).encode()
+
+
+def loads(line: bytes | str, shape: bytes | None = None):
+    """``json.loads`` at orjson's speed: orjson reads the line unless it holds a number too wide for 64 bits (orjson
+    would read a float where json reads an integer) or orjson refuses it (not JSON, a lone surrogate escape, ...);
+    the standard library then decides, with its own answer or error. ``shape``: the line through ``_SHAPE``."""
+    if isinstance(line, bytes) and _WIDE not in (line.translate(_SHAPE) if shape is None else shape):
+        try:
+            return orjson.loads(line)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(line)  # bytes: decoded as UTF-8 by json itself
+
+
 def decode(line: bytes):
     """The JSON value of one line; ValueError when it is not JSON, Unbounded (with the reason) beyond the bounds."""
+    shape = line.translate(_SHAPE)
     try:
-        if _suspect(line):
+        if _suspect(line, shape):
             value = json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant)
         else:
-            value = json.loads(line)  # bytes: decoded as UTF-8 by json itself
+            value = loads(line, shape)
     except RecursionError:
         raise Unbounded(f"nested more than {MAX_DEPTH} levels deep") from None
     except Unbounded:

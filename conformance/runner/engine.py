@@ -84,7 +84,7 @@ class ReferenceEngine(Engine):
         self.params, self.catalog = dataclasses.replace(default_params(), rulings=self.rulings), default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
-    def send(self, calls: list[Call]) -> list:
+    def send(self, calls: list[Call], expected: list | None = None) -> list:
         return run_calls(self, calls)
 
     def collect(self, ticket: list) -> list:

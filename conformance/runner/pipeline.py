@@ -41,8 +41,8 @@ class Prefetched(Engine):
             return self.results
         return self.engine.batch(calls)
 
-    def send(self, calls: list[Call]) -> Any:
-        return self.engine.send(calls)
+    def send(self, calls: list[Call], expected: list | None = None) -> Any:
+        return self.engine.send(calls, expected)
 
     def collect(self, ticket: Any) -> list:
         return self.engine.collect(ticket)

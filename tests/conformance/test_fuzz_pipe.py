@@ -14,10 +14,12 @@ class Echo:
 
     def __init__(self):
         self.sent: list[list] = []
+        self.expected: list[list] = []
         self.collected = 0
 
-    def send(self, calls):
+    def send(self, calls, expected=None):
         self.sent.append(list(calls))
+        self.expected.append(expected)
         return len(self.sent) - 1
 
     def collect(self, ticket):
@@ -33,6 +35,19 @@ def test_groups_go_out_in_one_send_and_each_check_gets_its_own_replies_in_order(
     assert len(engine.sent) == -(-10 // Pipe.GROUP)  # one write per group, the last one partial
     assert seen == [(i, [("apply", i), ("state", i)]) for i in range(10)]
     assert engine.collected == len(engine.sent)
+
+
+def test_expected_results_go_out_aligned_with_their_calls():
+    engine = Echo()
+    with Pipe(engine) as pipe:
+        for i in range(Pipe.GROUP + 1):
+            pipe.submit([("apply", i), ("state",)], lambda results: None, [f"events {i}", f"state {i}"])
+            pipe.submit([("state",)], lambda results: None)  # nothing expected
+    flat = [pair for calls, expected in zip(engine.sent, engine.expected, strict=True)
+            for pair in zip(calls, expected, strict=True)]
+    assert flat[:5] == [(("apply", 0), "events 0"), (("state",), "state 0"), (("state",), None),
+                        (("apply", 1), "events 1"), (("state",), "state 1")]
+    assert len(flat) == 3 * (Pipe.GROUP + 1)
 
 
 def test_a_failed_check_stops_the_checks_and_every_sent_reply_is_still_read():

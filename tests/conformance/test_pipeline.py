@@ -28,7 +28,7 @@ class Counting(Engine):
         self.works_apart = works_apart
         self.batches: list[list[Call]] = []
 
-    def send(self, calls: list[Call]) -> list:
+    def send(self, calls: list[Call], expected: list | None = None) -> list:
         self.batches.append(list(calls))
         return self.inner.send(calls)
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baobei_conform.protocol.wire import MAX_DEPTH, MAX_DIGITS, Unbounded, decode, depth, plain
+from baobei_conform.protocol.wire import MAX_DEPTH, MAX_DIGITS, Unbounded, decode, depth, encode, loads, plain
 from baobei_conform.sanitize import MAX_TEXT, clean_value
 
 ORDINARY = json.dumps({"seq": 3, "ok": True, "events": [{"kind": "drew", "player": 1, "card": "owl-3",
@@ -31,6 +31,45 @@ def test_bounded_numbers_and_lookalikes_in_text_decode_as_json():
     lookalike = json.dumps({"card": "e000-1", "note": "0" * 100, "nan": "NaN is text here"})
     assert decode(lookalike.encode()) == json.loads(lookalike)  # strings: parsed slowly, still accepted
     assert decode(("1" * MAX_DIGITS).encode()) == int("1" * MAX_DIGITS)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10 ** 30), max_value=10 ** 30)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=20)
+
+
+@given(JSON_VALUES, st.booleans())
+def test_decoding_is_the_standard_librarys_whatever_reads_it(value, ensure_ascii):
+    """orjson reads most lines (speed only): every value, wide integers and lone surrogates included, decodes as
+    ``json.loads`` reads it, type for type."""
+    line = json.dumps(value, ensure_ascii=ensure_ascii).encode("utf-8", "surrogatepass")
+    try:
+        want = json.loads(line)
+    except ValueError:  # a lone surrogate written raw is not UTF-8: refused both ways
+        with pytest.raises(ValueError):
+            decode(line)
+        return
+    got = decode(line)
+    assert got == want and repr(got) == repr(want)  # 10**25 stays an int, never 1e25
+
+
+@pytest.mark.parametrize("text, value", [
+    ("12345678901234567890123", 12345678901234567890123),  # beyond 64 bits: an int, as json reads it
+    ('"\\ud800"', "\ud800"),  # an escaped lone surrogate: json accepts it, orjson does not
+    ('{"a":1,"a":2}', {"a": 2}),  # the last of duplicate keys, both ways
+    ("-0", 0), ("1.5e3", 1500.0),
+])
+def test_lines_orjson_reads_otherwise_are_read_as_json_reads_them(text, value):
+    got = loads(text.encode())
+    assert got == value and type(got) is type(value)
+    assert decode(text.encode()) == value
+
+
+def test_encoding_writes_one_compact_line_even_where_orjson_cannot():
+    assert encode({"ok": True, "seq": 1}) == b'{"ok":true,"seq":1}\n'
+    assert encode([1], end=False) == b"[1]"
+    assert json.loads(encode({"n": 10 ** 30})) == {"n": 10 ** 30}  # beyond 64 bits: the standard library writes it
 
 
 def test_nesting_beyond_the_bound_is_refused():
