@@ -51,9 +51,10 @@ class Coverage:
     examples: int = 0
 
 
-def execute(engine: Engine, calls: list[tuple]) -> list:
-    """Results of the calls (pipelined to a process); a failed call holds its exception."""
-    return engine.batch(calls)
+def execute(engine: Engine, calls: list[tuple], expected: list | None = None) -> list:
+    """Results of the calls (pipelined to a process); a failed call holds its exception. ``expected``: the result
+    each call should have, or None (``Engine.send``)."""
+    return engine.collect(engine.send(calls, expected))
 
 
 class Pipe:
@@ -176,6 +177,7 @@ class Trial:
         self.coverage = coverage or Coverage()
         self.start: Start | None = None
         self.played: list[Action] = []
+        self.answers: list[list | None] = []  # each action's events, as a replay should answer it (None: unknown)
         self.final: dict = {}
 
     # --- the start ---
@@ -193,7 +195,7 @@ class Trial:
 
     def begin(self, start: Start) -> Game:
         """Set the engine up at ``start``; the reference's game there."""
-        self.start, self.played = start, []
+        self.start, self.played, self.answers = start, [], []
         if start.step is None:
             _value(execute(self.engine, [("new_game", start.players)])[0])
             return Game(players=start.players)
@@ -237,10 +239,10 @@ class Trial:
                     break
                 action = choose(ref, choices, bao)
                 if ref.pending.player is not None and choices.below(10) == 9:
-                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), ref.state.seats,
-                                      guarded(ref.to_json()))
-                    if (refusal := self._refusal(ref, wrong)) is not None:
-                        self._probe(pipe, wrong, *refusal)
+                    now = ref.to_json()
+                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), ref.state.seats, guarded(now))
+                    if (refusal := self._refusal(ref, wrong, now)) is not None:
+                        self._probe(pipe, wrong, *refusal, now)
                 self._step(pipe, ref, action)
         self._replay_whole()
 
@@ -278,10 +280,11 @@ class Trial:
             raise AssertionError(f"cannot replay a shuffle: {exc.message}") from None
 
     @staticmethod
-    def _refusal(ref: Game, action: Action) -> tuple[str, str | None] | None:
-        """(code, clause) when the reference refuses ``action`` (it never changes the state then)."""
+    def _refusal(ref: Game, action: Action, now: dict | None = None) -> tuple[str, str | None] | None:
+        """(code, clause) when the reference refuses ``action`` (it never changes the state then); ``now``: the
+        reference's canonical state, if at hand."""
         try:
-            Game.from_json(ref.to_json(), ref.params, ref.catalog).apply(action)
+            Game.from_json(now or ref.to_json(), ref.params, ref.catalog).apply(action)
         except RuleError as exc:
             return exc.code, exc.clause
         return None
@@ -291,9 +294,10 @@ class Trial:
         played = self.played if upto is None else self.played[:upto]
         raise Found(problem, self.start, list(played), list(clauses), probe, code)
 
-    def _probe(self, pipe: Pipe, wrong: Action, code: str, clause: str | None) -> None:
+    def _probe(self, pipe: Pipe, wrong: Action, code: str, clause: str | None, now: dict | None = None) -> None:
         """A near miss the reference refuses must be refused with the same code, the state unchanged. (The clause of
-        the refusal counts as exercised, as it does for the suite: the report's coverage.)"""
+        the refusal counts as exercised, as it does for the suite: the report's coverage.) ``now``: the
+        reference's canonical state, the engine's before and after."""
         upto, clauses = len(self.played), [clause] if clause else []
         self.coverage.clauses.update(clauses)
 
@@ -306,7 +310,7 @@ class Trial:
             if after != before:
                 self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
                                             + first_difference(before, after)), clauses, wrong, code, upto)
-        pipe.submit([("state",), ("apply", wrong.to_json()), ("state",)], check)
+        pipe.submit([("state",), ("apply", wrong.to_json()), ("state",)], check, [now, None, now])
 
     def _probe_alone(self, wrong: Action, legal: list[dict], before: dict) -> dict | None:
         """A near miss the engine accepts must be one it lists (the new state is returned: the game goes on from
@@ -317,6 +321,7 @@ class Trial:
                                                          "does not list", [f"expect legal {_text(wrong)}"]))
         if applied[1] is None:
             self.played.append(wrong)
+            self.answers.append(None)
             self.final = after
             return after
         if after != before:
@@ -347,6 +352,7 @@ class Trial:
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
             self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
         self.played.append(action)
+        self.answers.append(applied[0])  # the engine's own: replayed, it must answer the same
         self.coverage.actions += 1
         players = state["players"] if self.views else []
         views = [_value(v) for v in execute(self.engine, [("view", p) for p in players])]
@@ -365,6 +371,7 @@ class Trial:
             action = Shuffle(tuple(self._resolve(species_order(action), ref)))
         events = [e.to_json() for e in ref.apply(action)]
         self.played.append(action)
+        self.answers.append(events)
         upto = len(self.played)
         clauses = [c for e in events for c in (e["clause"], *e.get("also", ()))]
         self.coverage.clauses.update(clauses)
@@ -426,19 +433,21 @@ class Trial:
     def _replay_whole(self) -> None:
         """Determinism and the setup round trip: the same actions from the same start give the same state,
         and setting up the engine's own final state gives it back."""
-        start, played = self.start, list(self.played)
+        start, played, answers = self.start, list(self.played), list(self.answers)
         if not played:
             return
         self.begin(start)
-        self.played = played
-        results = execute(self.engine, [("apply", a.to_json()) for a in played] + [("state",)])
+        self.played, self.answers = played, answers
+        results = execute(self.engine, [("apply", a.to_json()) for a in played] + [("state",)],
+                          [None if events is None else (events, None) for events in answers] + [self.final])
         refused = [i for i, r in enumerate(results[:-1]) if isinstance(r, Exception) or r[1] is not None]
         if refused or _value(results[-1]) != self.final:
             where = f"action {refused[0] + 1} was refused" if refused else first_difference(
                 self.final, _value(results[-1]))
             self._found(compare.Problem("determinism", "replaying the same actions from the same start gave "
                                                        f"another game: {where}"))
-        back = execute(self.engine, [("setup", self.final, (start.step or {}).get("params")), ("state",)])
+        back = execute(self.engine, [("setup", self.final, (start.step or {}).get("params")), ("state",)],
+                       [None, self.final])
         if _value(back[1]) != self.final:
             self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
                                         + first_difference(self.final, _value(back[1]))))
