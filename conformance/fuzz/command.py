@@ -16,8 +16,10 @@ from pathlib import Path
 from baobei_conform.engine_api import as_engine
 from baobei_conform.engines import engine_factory
 from baobei_conform.fuzz.checklist import FUZZ_SCHEMA, checklist
+from baobei_conform.fuzz.jobs import EngineSpec, JobFailed, search_jobs
+from baobei_conform.fuzz.positions import corpus
 from baobei_conform.fuzz.reproduce import Reproducer, reproduce
-from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult, search
+from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Trial
 from baobei_conform.options import default_suite, positive
@@ -43,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", help="write the result as JSON")
     parser.add_argument("--timeout", type=positive(float, 0), default=10.0,
                         help="seconds per engine answer (default 10)")
+    parser.add_argument("-j", "--jobs", type=positive(int, 1), default=1,
+                        help="searches at once, each with its own engine process (default 1)")
 
 
 def _players(text: str) -> tuple[int, ...]:
@@ -72,14 +76,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     scenarios = seed_folders(args.scenarios)
     capabilities = sorted(getattr(engine, "capabilities", ()))
+    spec = EngineSpec(None if args.command_line else args.engine, args.command_line, args.timeout)
     try:
-        result = search(engine, budget=args.budget, max_examples=args.max_examples, seed=args.seed,
-                        derandomize=args.derandomize, database=None if args.no_database else args.database,
-                        scenarios=scenarios, players=args.players, differential=not args.invariants_only)
+        result = search_jobs(engine, spec, args.jobs, budget=args.budget, max_examples=args.max_examples,
+                             seed=args.seed, derandomize=args.derandomize,
+                             database=None if args.no_database else args.database,
+                             starts=corpus(scenarios) if scenarios else (), players=args.players,
+                             differential=not args.invariants_only)
         reproducer = None
         if result.found:
             result.found = tighten(result.found, Trial(engine, differential=not args.invariants_only))
             reproducer = reproduce(result.found, engine, described)
+    except JobFailed as exc:
+        print(f"baobei-conform fuzz: {exc}", file=sys.stderr)
+        return 2
     finally:
         engine.stop()
     document = result_document(result, reproducer, described, args, capabilities)
@@ -119,7 +129,8 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
         "mode": mode,
         "capabilities": capabilities,
         "options": {"seed": args.seed, "derandomize": args.derandomize, "max_examples": args.max_examples,
-                    "players": list(args.players), "scenarios": list(seed_folders(args.scenarios))},
+                    "players": list(args.players), "scenarios": list(seed_folders(args.scenarios)),
+                    "jobs": args.jobs},
         "budget_s": args.budget,
         "seconds": round(result.seconds, 3),
         "examples": result.coverage.examples,

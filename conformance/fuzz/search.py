@@ -3,6 +3,8 @@
 Examples run in rounds of ``ROUND`` examples, each round with its own seed (derived from ``seed``
 when ``derandomize`` is set, so CI runs are repeatable); the example database replays the last
 failures first. A failure is shrunk by Hypothesis, then written as a scenario (``reproduce``).
+Rounds are numbered: with several jobs (``jobs.py``) job k plays rounds k, k + jobs, ..., so
+``--max-examples`` with ``--derandomize`` plays the same games whatever the number of jobs.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import FlakyFailure
 from hypothesis.internal.conjecture import engine as conjecture
 
+from baobei_conform.collection import fewer_collections
 from baobei_conform.fuzz.positions import Start, corpus
 from baobei_conform.fuzz.trial import Coverage, Found, Trial
 
@@ -38,31 +41,44 @@ class SearchResult:
 
 def search(engine, *, budget: float = 60.0, max_examples: int | None = None, seed: int | None = None,
            derandomize: bool = False, database: str | None = DEFAULT_DATABASE, scenarios: tuple[str, ...] = (),
-           players=(2, 3, 4, 5, 6), differential: bool = True) -> SearchResult:
+           players=(2, 3, 4, 5, 6), differential: bool = True, starts: tuple[Start, ...] | None = None,
+           job: int = 0, jobs: int = 1, began: float | None = None, stop=None) -> SearchResult:
     """Fuzz ``engine`` until a failure is found, ``budget`` seconds pass or ``max_examples`` have run.
 
     ``derandomize``: rounds are seeded from ``seed`` (0 by default) and the database is not read, so two
     runs play the same games; otherwise ``seed`` (when given) seeds the rounds and the database replays
-    earlier failures first.
+    earlier failures first. ``job`` of ``jobs``: this search plays every ``jobs``-th round from round ``job``
+    (``max_examples`` counts the examples of every job), from ``began`` (``time.monotonic()``, shared by the
+    jobs) until the budget is spent or the ``stop`` event is set (another job found a problem). ``starts``:
+    the corpus, when already read.
     """
     if derandomize:
         seed, database = seed or 0, None
-    starts: tuple[Start, ...] = corpus(tuple(scenarios)) if scenarios else ()
+    if starts is None:
+        starts = corpus(tuple(scenarios)) if scenarios else ()
     coverage = Coverage()
     trial = Trial(engine, starts, players, differential, coverage)
     db = DirectoryBasedExampleDatabase(str(Path(database))) if database else None
-    began = time.monotonic()
+    began = time.monotonic() if began is None else began
+    with fewer_collections():
+        return _rounds(trial, coverage, db, budget, max_examples, seed, job, jobs, began, stop)
+
+
+def _rounds(trial: Trial, coverage: Coverage, db, budget: float, max_examples: int | None, seed: int | None,
+            job: int, jobs: int, began: float, stop) -> SearchResult:
     rounds = 0
-    while time.monotonic() - began < budget and (max_examples is None or coverage.examples < max_examples):
-        examples = ROUND if max_examples is None else min(ROUND, max_examples - coverage.examples)
+    for number in range(job, 1 << 62, jobs):
+        examples = ROUND if max_examples is None else min(ROUND, max_examples - number * ROUND)
+        if examples <= 0 or time.monotonic() - began >= budget or (stop is not None and stop.is_set()):
+            break
         test = given(st.data())(lambda data: trial.play(data))
         test = settings(max_examples=examples, deadline=None, database=db, derandomize=False,
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
                         verbosity=Verbosity.quiet,
-                        phases=[Phase.reuse, Phase.generate, Phase.shrink] if rounds == 0 else
+                        phases=[Phase.reuse, Phase.generate, Phase.shrink] if number == 0 else
                         [Phase.generate, Phase.shrink])(test)
         if seed is not None:
-            test = hypothesis_seed(seed * 1_000_003 + rounds)(test)
+            test = hypothesis_seed(seed * 1_000_003 + number)(test)
         rounds += 1
         shrink_limit = max(MIN_SHRINK_SECONDS, budget - (time.monotonic() - began))
         try:

@@ -1,0 +1,113 @@
+"""Several searches at once (``baobei-conform fuzz --jobs N``): one per process, each with its own engine.
+
+Job 0 runs in this process on the engine the command started; jobs 1..N-1 are spawned processes that start
+the engine the same way. Job k plays rounds k, k + N, ... (``search``), all until the same deadline. The first
+job to find a problem sets ``stop``: the others finish the round under way and end. Their coverage adds up;
+the problem found (job 0's first, then the lowest job's) is tightened and reproduced by the caller on job 0's
+engine, as with one job.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+import sys
+import time
+from dataclasses import dataclass
+
+from baobei_conform.fuzz.search import SearchResult, search
+from baobei_conform.fuzz.trial import Coverage, Found
+
+JOIN_SECONDS = 30.0  # after the deadline: a job finishing a round (or a shrink) is waited for this long
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How a job starts the engine: ``engine_factory``'s arguments (picklable, unlike the factory)."""
+
+    engine: str | None
+    command: list[str] | None
+    timeout: float
+
+
+class JobFailed(Exception):
+    """A spawned job could not run (its engine did not start, or it crashed): the run cannot be trusted."""
+
+
+def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
+    """``search`` on ``jobs`` processes; ``engine`` is job 0's (already started), ``options`` go to every job."""
+    if jobs == 1:
+        return search(engine, **options)
+    context = multiprocessing.get_context("spawn")  # no fork: the harness holds threads and engine pipes
+    stop, results = context.Event(), context.Queue()
+    began = time.monotonic()
+    options = {**options, "began": began, "jobs": jobs, "stop": stop}
+    workers = [context.Process(target=_job, args=(spec, k, options, results), name=f"baobei-fuzz-{k}", daemon=True)
+               for k in range(1, jobs)]
+    for worker in workers:
+        worker.start()
+    try:
+        mine = search(engine, job=0, **options)
+        if mine.found:
+            stop.set()
+        others = _collect(results, len(workers), began + options.get("budget", 60.0) + JOIN_SECONDS)
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join(5.0)
+            if worker.is_alive():
+                worker.terminate()  # its engine is in its own process group: the job's finally stops it
+    return _merged(mine, others, time.monotonic() - began)
+
+
+def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
+    """One spawned job: start the engine, search its rounds, report (a problem as plain data: Found does not
+    pickle), stop the engine."""
+    from baobei_conform.engine_api import as_engine
+    from baobei_conform.engines import engine_factory
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # terminated: the engine is still stopped (finally)
+    engine = None
+    try:
+        factory, _ = engine_factory(spec.engine, spec.command, spec.timeout)
+        engine = as_engine(factory())
+        result = search(engine, job=job, **options)
+        if result.found:
+            options["stop"].set()
+        found = result.found
+        results.put((job, None, result.coverage, result.rounds, result.notes, None if found is None else (
+            found.problem, found.start, found.actions, found.clauses, found.probe, found.code)))
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which fails the run
+        results.put((job, f"{type(exc).__name__}: {getattr(exc, 'message', exc)}", None, 0, [], None))
+    finally:
+        if engine is not None:
+            engine.stop()
+
+
+def _collect(results, count: int, deadline: float) -> list[tuple]:
+    """Every spawned job's report; a job that fails (or does not report by ``deadline``) fails the run."""
+    reports = []
+    while len(reports) < count:
+        try:
+            report = results.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
+            raise JobFailed(f"{count - len(reports)} fuzzing job(s) did not report in time") from None
+        if report[1] is not None:
+            raise JobFailed(f"fuzzing job {report[0]} failed: {report[1]}")
+        reports.append(report)
+    return sorted(reports, key=lambda r: r[0])
+
+
+def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchResult:
+    coverage = Coverage(set(mine.coverage.clauses), mine.coverage.actions, mine.coverage.examples)
+    found, rounds, notes = mine.found, mine.rounds, list(mine.notes)
+    for job, _, theirs, their_rounds, their_notes, problem in others:
+        coverage.clauses |= theirs.clauses
+        coverage.actions += theirs.actions
+        coverage.examples += theirs.examples
+        rounds += their_rounds
+        notes += [f"job {job}: {note}" for note in their_notes]
+        if found is None and problem is not None:
+            found = Found(*problem)
+    return SearchResult(found, coverage, seconds, rounds, notes)

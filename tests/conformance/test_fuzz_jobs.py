@@ -1,0 +1,61 @@
+"""``baobei-conform fuzz --jobs N``: N searches in N processes, the same games as one job, one problem reported."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from baobei_conform.cli import main
+from baobei_conform.engines import engine_factory
+from baobei_conform.fuzz.jobs import EngineSpec, search_jobs
+
+ROOT = Path(__file__).resolve().parents[2]
+WRONG = ROOT / "examples" / "wrong_engine" / "engine.py"
+SERVE = [sys.executable, "-m", "baobei_conform.protocol.server", "serve"]
+
+
+def _search(jobs: int, examples: int):
+    spec = EngineSpec(None, SERVE, 10.0)
+    factory, _ = engine_factory(spec.engine, spec.command, spec.timeout)
+    engine = factory()
+    try:
+        return search_jobs(engine, spec, jobs, max_examples=examples, budget=120, derandomize=True, database=None,
+                           players=(2, 3))
+    finally:
+        engine.stop()
+
+
+def test_two_jobs_play_the_very_games_one_job_plays():
+    one, two = _search(1, 10), _search(2, 10)
+    assert one.found is None and two.found is None
+    assert two.coverage.actions == one.coverage.actions > 0  # rounds 0 and 1 of one job = round 0 of each job
+    assert two.coverage.clauses == one.coverage.clauses
+    assert two.coverage.examples == one.coverage.examples and two.rounds == one.rounds == 2
+
+
+def test_a_problem_found_by_any_job_is_reported_once_with_its_reproducer(tmp_path):
+    out = tmp_path / "fuzz.json"
+    code = main(["fuzz", "--jobs", "2", "--derandomize", "--budget", "90", "--no-database", "--json", str(out),
+                 "--", sys.executable, str(WRONG), "--bug", "power_on_replaced_card"])
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 1 and document["options"]["jobs"] == 2
+    assert document["problem"]["check"] == "events" and document["problem"]["reproducer"]["verified"]
+
+
+def test_a_job_whose_engine_does_not_start_fails_the_run(tmp_path, capsys):
+    once = tmp_path / "once.py"  # starts the first time only: job 0's engine runs, job 1's cannot start
+    once.write_text(textwrap.dedent(f"""\
+        import pathlib, sys
+        marker = pathlib.Path({str(tmp_path / "started")!r})
+        if marker.exists():
+            sys.exit("started once already")
+        marker.touch()
+        from baobei_conform.protocol.server import main
+        sys.exit(main(["serve"]))
+        """), encoding="utf-8")
+    code = main(["fuzz", "--jobs", "2", "--derandomize", "--budget", "30", "--no-database", "--",
+                 sys.executable, str(once)])
+    assert code == 2
+    assert "fuzzing job 1 failed" in capsys.readouterr().err
