@@ -15,12 +15,13 @@ import orjson
 
 MAX_DEPTH = 64  # nesting of arrays and objects; a canonical state needs 5
 MAX_DIGITS = 40  # digits of a number; scores and counts need a handful
-_WIDE = b"0" * 19  # a number this long may not fit 64 bits: orjson would read it as a float, json as an int
-# Only a line that might hold a long number, a huge exponent or a non-finite constant is parsed slowly. The
-# test runs at C speed on every reply: digits and points become "0", exponent letters "e", signs "+", so a
-# long number is a run of "0" and a huge exponent an "e" followed by three (a false alarm only costs time).
-_SHAPE = bytes.maketrans(b"0123456789.eE+-", b"00000000000ee++")
-_LONG, _EXPONENTS = b"0" * (MAX_DIGITS + 1), (b"e000", b"e+000")
+# orjson reads a line unless it holds a wide number: orjson would read a float where json reads an integer,
+# and a number of more than MAX_DIGITS digits must be refused. The test runs at C speed on every reply:
+# digits and points become "0", so a wide number is a run of "0" (in a string too: a false alarm only costs
+# time). Whatever orjson refuses (not JSON, NaN, 1e999, a lone surrogate escape) the standard library reads
+# with the bounds below, which decide.
+_SHAPE = bytes.maketrans(b"0123456789.", b"00000000000")
+_WIDE = b"0" * 19  # may not fit 64 bits, or be too long
 _PRINTABLE = bytes(range(0x20, 0x7F))
 _ESCAPE = re.compile(rb'\\[^"/nt]')  # an escape that may stand for a character the outputs must not carry
 
@@ -65,12 +66,6 @@ def depth(line: bytes) -> int:
     return levels
 
 
-def _suspect(line: bytes, shape: bytes) -> bool:
-    if b"NaN" in line or b"Infinity" in line:
-        return True
-    return _LONG in shape or any(e in shape for e in _EXPONENTS)
-
-
 def plain(line: bytes, limit: int) -> bool:
     """Nothing in this line needs cleaning (sanitize.py): printable ASCII, harmless escapes, no text over ``limit``."""
     if len(line) > limit or line.translate(None, _PRINTABLE):
@@ -90,11 +85,10 @@ def encode(value, end: bool = True) -> bytes:
         return (_ENCODE(value) + "\n" * end).encode()
 
 
-def loads(line: bytes | str, shape: bytes | None = None):
-    """``json.loads`` at orjson's speed: orjson reads the line unless it holds a number too wide for 64 bits (orjson
-    would read a float where json reads an integer) or orjson refuses it (not JSON, a lone surrogate escape, ...);
-    the standard library then decides, with its own answer or error. ``shape``: the line through ``_SHAPE``."""
-    if isinstance(line, bytes) and _WIDE not in (line.translate(_SHAPE) if shape is None else shape):
+def loads(line: bytes | str):
+    """``json.loads`` at orjson's speed, with the same answer: orjson reads the line unless it may hold a wide
+    number or orjson refuses it; the standard library then decides, with its own answer or error."""
+    if isinstance(line, bytes) and _WIDE not in line.translate(_SHAPE):
         try:
             return orjson.loads(line)
         except orjson.JSONDecodeError:
@@ -102,14 +96,20 @@ def loads(line: bytes | str, shape: bytes | None = None):
     return json.loads(line)  # bytes: decoded as UTF-8 by json itself
 
 
+def _bounded(line: bytes):
+    return json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
 def decode(line: bytes):
     """The JSON value of one line; ValueError when it is not JSON, Unbounded (with the reason) beyond the bounds."""
-    shape = line.translate(_SHAPE)
     try:
-        if _suspect(line, shape):
-            value = json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        if _WIDE in line.translate(_SHAPE):
+            value = _bounded(line)
         else:
-            value = loads(line, shape)
+            try:
+                value = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                value = _bounded(line)
     except RecursionError:
         raise Unbounded(f"nested more than {MAX_DEPTH} levels deep") from None
     except Unbounded:
