@@ -17,7 +17,7 @@ from typing import Any
 
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engine_api import Engine, EngineProblem, as_engine
-from baobei_conform.runner.pipeline import CHUNK, is_open, receive_chunk, send_chunk
+from baobei_conform.runner.pipeline import CHUNK, Prefetched, follow_up, is_open, receive_chunk, send_chunk
 from baobei_conform.runner.run import Outcome, problem_outcome, run_scenario
 from baobei_conform.sanitize import clean, clean_tail, clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
@@ -164,13 +164,18 @@ class Worker:
             self.done.set()
 
     def loop(self) -> None:
-        pending = None  # (chunk, ticket): sent to the engine, not judged yet
+        pending = None  # (chunk, ticket): sent to the engine, not judged yet; the ticket answered: its runners
         while not self.run.stop.is_set():
-            if pending is not None and is_open(pending[0][-1][1]):  # it goes on past what was sent: judged first
-                done, pending = self.judge(pending[0], receive_chunk(self.engine, pending[1])), None
-                if not done:
-                    self.release()
-                    continue
+            if pending is not None and isinstance(pending[1], tuple) and is_open(pending[0][-1][1]):
+                # It goes on past what was sent: its next calls go now, or it is judged first.
+                runners = receive_chunk(self.engine, pending[1])
+                if follow_up(pending[0][-1][1], self.engine, runners[-1]):
+                    pending = (pending[0], runners)
+                else:
+                    done, pending = self.judge(pending[0], runners), None
+                    if not done:
+                        self.release()
+                        continue
             chunk = self.run.take(CHUNK if self.engine is None or self.engine.works_apart else 1)
             if chunk and self.engine is None and not self.start(chunk):
                 continue
@@ -179,7 +184,8 @@ class Worker:
                 chunk = chunk[:1]
             ticket = self.send(chunk) if chunk and self.engine.works_apart else None
             if pending is not None:  # judge the previous chunk while the engine works on this one
-                done, pending = self.judge(pending[0], receive_chunk(self.engine, pending[1])), None
+                runners = pending[1] if isinstance(pending[1], list) else receive_chunk(self.engine, pending[1])
+                done, pending = self.judge(pending[0], runners), None
                 if not done:
                     self.run.requeue(chunk)  # sent to an engine that broke: sent again to a fresh one
                     self.release()
@@ -224,6 +230,8 @@ class Worker:
                 self.run.requeue(chunk[position:])
                 return True
             outcome = judge_readings(scenario, run_scenario(scenario, runner), engine_readings(self.engine))
+            if isinstance(runner, Prefetched) and outcome.status != "error":
+                runner.drain()  # answers sent ahead that the scenario did not ask for
             self.run.finish(index, scenario, outcome)
             if outcome.status == "error":
                 self.run.requeue(chunk[position + 1:])  # their answers came from the broken engine

@@ -99,6 +99,19 @@ def first_calls(steps: list[dict]) -> list[Call]:
     return plan_calls(segment)[0] + ([("state",)] if shuffle is not None else [])
 
 
+def second_calls(steps: list[dict], state) -> tuple[list[Call], bool] | None:
+    """The calls ``run_steps`` sends for its second run, given the state that ended the first (None when that is
+    no state the shuffle resolves in: ``run_steps`` then says why), and whether a further shuffle follows."""
+    (_, shuffle), (segment, after) = segments(steps)[:2]
+    if not isinstance(state, dict):
+        return None
+    try:
+        head = _resolved_shuffle(shuffle, state)
+    except (StepFailed, KeyError, TypeError):
+        return None
+    return plan_calls([head, *segment])[0] + ([("state",)] if after is not None else []), after is not None
+
+
 def _resolved_shuffle(step: dict, state: dict) -> dict:
     """A shuffle step named by species becomes an apply step with the engine's card ids."""
     try:

@@ -12,7 +12,7 @@ import threading
 from baobei_conform.engine_api import Call, Engine
 from baobei_conform.harness import Run, Selection, load_suite, run_suite
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.pipeline import CHUNK, is_open
+from baobei_conform.runner.pipeline import CHUNK, follow_up, is_open, receive_chunk, send_chunk
 from baobei_conform.runner.run import first_calls, run_steps, segments
 from baobei_scenarios import SUITE_ROOT
 
@@ -81,3 +81,62 @@ def test_pipelined_run_of_the_whole_suite_passes_and_sends_each_scenario_ahead_o
     shuffles = sum(step["op"] == "shuffle" for s in scenarios for step in s.steps)
     chunks = len(engine.batches) - shuffles  # the other batches: one per shuffle
     assert opened < chunks <= len(scenarios) // 2  # several scenarios a batch, never one a shuffle
+
+
+
+def test_an_open_scenarios_second_run_goes_out_with_no_wait():
+    """Its shuffle resolved from the answered state, an open scenario's second run is sent as soon as its chunk is
+    answered (the engine works on it while the harness judges); only later shuffles wait for a round trip."""
+    scenarios = suite()
+
+    class Waiting(Counting):
+        waits = 0
+
+        def batch(self, calls: list[Call]) -> list:  # a round trip the harness waits for
+            self.waits += 1
+            return super().batch(calls)
+
+    engine = Waiting(works_apart=True)
+    outcomes, _ = run_suite(scenarios, lambda: engine)
+    assert {o.status for o in outcomes} == {"pass"}
+    opened = sum(is_open(s) for s in scenarios)
+    shuffles = sum(step["op"] == "shuffle" for s in scenarios for step in s.steps)
+    assert engine.waits == shuffles - opened and opened > 50
+
+
+def test_answers_sent_ahead_and_never_asked_for_are_read_before_anything_else():
+    scenario = next(s for s in suite() if sum(step["op"] == "shuffle" for step in s.steps) == 1)
+    engine = Counting(works_apart=True)
+    plans, ticket = send_chunk([scenario], engine)
+    (answered,) = receive_chunk(engine, (plans, ticket))
+    assert follow_up(scenario, engine, answered)  # one shuffle: nothing more waits for an answer
+    read: list = []
+    engine.collect = lambda ticket: read.append(ticket) or ticket  # type: ignore[method-assign]
+    answered.drain()
+    assert len(read) == 1 and answered.ahead is None
+    answered.drain()  # once only
+    assert len(read) == 1
+
+
+def test_over_the_protocol_sending_ahead_changes_no_outcome_of_an_engine_that_fails(monkeypatch):
+    """Open scenarios failing before their shuffle leave answers sent ahead: read and dropped, the next scenarios
+    are judged on their own answers (as when nothing is sent ahead)."""
+    import sys
+    from pathlib import Path
+
+    from baobei_conform import harness
+    from baobei_conform.engines import engine_factory
+
+    wrong = Path(__file__).resolve().parents[2] / "examples" / "wrong_engine" / "engine.py"
+    factory, _ = engine_factory(None, [sys.executable, str(wrong), "--bug", "all"])
+
+    def outcomes():
+        found, complete = run_suite(suite(), factory)
+        assert complete
+        return [(o.scenario, o.status, o.message, o.line) for o in found]
+
+    ahead = outcomes()
+    monkeypatch.setattr(harness, "follow_up", lambda *args: False)
+    assert ahead == outcomes()
+    assert sum(status == "fail" for _, status, _, _ in ahead) > 20
+    assert all(status in ("pass", "fail", "skip") for _, status, _, _ in ahead)
