@@ -18,6 +18,7 @@ fuzz_clause_coverage / fuzz_actions_per_s: a default fuzzing run (``baobei-confo
 against ``baobei-ref serve`` over stdio, every per-action check on: the share of the normative clauses the scenario
 suite exercises (cited by the reference's events while it runs) that the reference cites during the run
 (fuzz_unreached lists the others), and the engine actions played per second; fuzz_problem must be null.
+fuzz_jobs2_actions_per_s: the same with ``--jobs 2`` (two searches, two engine processes), for half the budget.
 """
 
 from __future__ import annotations
@@ -177,6 +178,17 @@ def bench_report() -> dict:
         return {"report_build_s": round(time.perf_counter() - start, 3)}
 
 
+def _fuzz_run(budget: float, *options: str) -> dict:
+    """``baobei-conform fuzz --derandomize`` against ``baobei-ref serve`` over stdio; its JSON document."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "fuzz.json"
+        subprocess.run([sys.executable, "-m", "baobei_conform", "fuzz", "--derandomize", "--budget", str(budget),
+                        *options, "--scenarios", str(ROOT / "scenarios"), "--json", str(out), "--",
+                        str(Path(sys.executable).with_name("baobei-ref")), "serve"],
+                       capture_output=True, text=True, timeout=budget + 600, cwd=tmp)
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
 def bench_fuzz(budget: float) -> dict:
     """A default fuzzing run against ``baobei-ref serve``, as a user starts it; its reach against the suite's."""
     from baobei_conform.report import collect
@@ -184,16 +196,13 @@ def bench_fuzz(budget: float) -> dict:
 
     report = collect(scenarios_dir=ROOT / "scenarios")
     exercised = [c for c, row in report.clauses.items() if row.clause.kind == "normative" and row.exercised]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "fuzz.json"
-        subprocess.run([sys.executable, "-m", "baobei_conform", "fuzz", "--derandomize", "--budget", str(budget),
-                        "--scenarios", str(ROOT / "scenarios"), "--json", str(out), "--",
-                        str(Path(sys.executable).with_name("baobei-ref")), "serve"],
-                       capture_output=True, text=True, timeout=budget + 600, cwd=tmp)
-        document = json.loads(out.read_text(encoding="utf-8"))
+    document = _fuzz_run(budget)
     share, missing = clause_coverage(document["clauses_cited"], exercised)
+    jobs2 = _fuzz_run(budget / 2, "--jobs", "2")
     return {"fuzz_clause_coverage": share, "fuzz_unreached": missing, "fuzz_actions_per_s": document["actions_per_s"],
-            "fuzz_games": document["examples"], "fuzz_problem": document["problem"] and document["problem"]["message"]}
+            "fuzz_games": document["examples"], "fuzz_problem": document["problem"] and document["problem"]["message"],
+            "fuzz_jobs2_actions_per_s": jobs2["actions_per_s"],
+            "fuzz_jobs2_problem": jobs2["problem"] and jobs2["problem"]["message"]}
 
 
 def main(argv: list[str] | None = None) -> int:
