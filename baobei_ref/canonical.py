@@ -2,7 +2,10 @@
 
 The JSON Schema is ``spec/schemas/state.schema.json``. A canonical state holds everything needed to
 continue the game exactly, in the game's terms: in the middle of an action, what is still owed
-(``baobei_ref.owed``), never the reference's own agenda.
+(``baobei_ref.owed``), never the reference's own agenda. The documents are to be read, not changed in
+place: the slot of a card shown face up is the catalog's one object for it (``Catalog.faces``) and the
+slot of a hidden card one object too, shared by every state and view (states and views of every player
+after every action are the protocol's and the fuzzer's bulk; building them slot by slot cost a quarter more).
 """
 
 from __future__ import annotations
@@ -12,15 +15,17 @@ from baobei_ref.errors import RuleError
 from baobei_ref.owed import owed, rebuild
 from baobei_ref.state import Decision, State
 
+HIDDEN = {"card": None, "species": None}  # the slot of a card the viewer has not seen
 
-def _zone(zone: list[str | None], species: dict[str, str]) -> list[dict | None]:
-    """A zone's slots, every card face known (``species``: the catalog's card -> species)."""
-    return [None if c is None else {"card": c, "species": species[c]} for c in zone]
+
+def _zone(zone: list[str | None], faces: dict[str, dict]) -> list[dict | None]:
+    """A zone's slots, every card face up."""
+    return [None if c is None else faces[c] for c in zone]
 
 
 def state_to_json(g) -> dict:
     s: State = g.state
-    species = g.catalog.species_by_card
+    faces = g.catalog.faces
     return {
         "seats": s.seats,
         "players": list(s.players),
@@ -29,7 +34,7 @@ def state_to_json(g) -> dict:
         "turn": s.turn,
         "active": s.active,
         "first": s.first,
-        "zones": {str(p): _zone(z, species) for p, z in sorted(s.zones.items())},
+        "zones": {str(p): _zone(z, faces) for p, z in sorted(s.zones.items())},
         "deck": list(reversed(s.deck)),
         "discard": list(s.discard),
         "top": s.discard[-1] if s.discard else None,
@@ -40,7 +45,7 @@ def state_to_json(g) -> dict:
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
         "round_scores": None if s.round_scores is None else {str(p): v for p, v in sorted(s.round_scores.items())},
         "round_zones": None if s.round_zones is None else {
-            str(p): _zone(z, species) for p, z in sorted(s.round_zones.items())},
+            str(p): _zone(z, faces) for p, z in sorted(s.round_zones.items())},
         "bao": s.bao,
         "shield": s.shield,
         "recycles": s.recycles,
@@ -125,11 +130,11 @@ def view(g, player: int) -> dict:
     """What ``player`` may know under perfect memory (ruling R-27): cards they have seen keep their identity,
     every other hidden card is anonymous; deck and under-pile are counts."""
     s: State = g.state
-    species, seen = g.catalog.species_by_card, s.seen
+    faces = g.catalog.faces
+    known = {c for c, players in s.seen.items() if player in players}
 
     def slots(zone: list[str | None]) -> list[dict | None]:
-        return [None if c is None else {"card": c, "species": species[c]} if player in seen.get(c, ())
-                else {"card": None, "species": None} for c in zone]
+        return [faces[c] if c in known else None if c is None else HIDDEN for c in zone]
 
     pending = s.pending.to_json()
     pending["data"] = {
@@ -147,7 +152,7 @@ def view(g, player: int) -> dict:
         "discard": list(s.discard),
         "top": s.discard[-1] if s.discard else None,
         "under_count": len(s.under),
-        "drawn": s.drawn if (s.drawn and player in seen.get(s.drawn, ())) else None,
+        "drawn": s.drawn if s.drawn in known else None,
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
         "bao": s.bao,
         "shield": s.shield,

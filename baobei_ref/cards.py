@@ -40,6 +40,12 @@ class Catalog:
         """Card id -> species for every card, built once."""
         return {card: card.rsplit("-", 1)[0] for card in self.cards}
 
+    @cached_property
+    def faces(self) -> dict[str, dict[str, str]]:
+        """Card id -> the slot a canonical state or view shows for it face up, ``{"card", "species"}``; built once
+        and shared by every document (states and views are read, never changed in place)."""
+        return {card: {"card": card, "species": species} for card, species in self.species_by_card.items()}
+
     def value(self, card: str) -> int:
         return self.species[self.species_of(card)][1]
 
