@@ -230,9 +230,11 @@ class Worker:
                 self.run.requeue(chunk[position:])
                 return True
             outcome = judge_readings(scenario, run_scenario(scenario, runner), engine_readings(self.engine))
-            if isinstance(runner, Prefetched) and outcome.status != "error":
-                runner.drain()  # answers sent ahead that the scenario did not ask for
+            broke = runner.drain() if isinstance(runner, Prefetched) and outcome.status != "error" else None
             self.run.finish(index, scenario, outcome)
+            if broke is not None:  # answering what was sent ahead for it: the next scenarios go to a fresh engine
+                self.run.requeue(chunk[position + 1:])
+                return False
             if outcome.status == "error":
                 self.run.requeue(chunk[position + 1:])  # their answers came from the broken engine
                 return False

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from baobei_conform.fuzz.search import SearchResult, search
 from baobei_conform.fuzz.trial import Coverage, Found
 
-JOIN_SECONDS = 30.0  # after the deadline: a job finishing a round (or a shrink) is waited for this long
-
 
 @dataclass(frozen=True)
 class EngineSpec:
@@ -51,7 +49,7 @@ def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
         mine = search(engine, job=0, **options)
         if mine.found:
             stop.set()
-        others = _collect(results, len(workers), began + options.get("budget", 60.0) + JOIN_SECONDS)
+        others = _collect(results, workers, stop)
     finally:
         stop.set()
         for worker in workers:
@@ -79,24 +77,35 @@ def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
         results.put((job, None, result.coverage, result.rounds, result.notes, None if found is None else (
             found.problem, found.start, found.actions, found.clauses, found.probe, found.code)))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which fails the run
+        options["stop"].set()  # the others (job 0 too) end after their round
         results.put((job, f"{type(exc).__name__}: {getattr(exc, 'message', exc)}", None, 0, [], None))
     finally:
         if engine is not None:
             engine.stop()
 
 
-def _collect(results, count: int, deadline: float) -> list[tuple]:
-    """Every spawned job's report; a job that fails (or does not report by ``deadline``) fails the run."""
-    reports = []
-    while len(reports) < count:
+def _collect(results, workers: list, stop) -> list[tuple]:
+    """Every spawned job's report, waited for as long as its process lives (a round runs to its end, however
+    long the engine takes); a job that fails, or ends without a report, fails the run once the others ended."""
+    reports: dict[int, tuple] = {}
+    failures: list[str] = []
+    while len(reports) + len(failures) < len(workers):
         try:
-            report = results.get(timeout=max(0.1, deadline - time.monotonic()))
+            report = results.get(timeout=1.0)
         except queue.Empty:
-            raise JobFailed(f"{count - len(reports)} fuzzing job(s) did not report in time") from None
+            gone = [k for k, w in enumerate(workers, 1) if not w.is_alive() and k not in reports]
+            if gone and results.empty():
+                failures += [f"fuzzing job {k} ended without a report" for k in gone]
+                stop.set()
+            continue
         if report[1] is not None:
-            raise JobFailed(f"fuzzing job {report[0]} failed: {report[1]}")
-        reports.append(report)
-    return sorted(reports, key=lambda r: r[0])
+            failures.append(f"fuzzing job {report[0]} failed: {report[1]}")
+            stop.set()  # the run cannot be trusted: the others end now
+        else:
+            reports[report[0]] = report
+    if failures:
+        raise JobFailed("; ".join(failures))
+    return [reports[k] for k in sorted(reports)]
 
 
 def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchResult:

@@ -48,12 +48,13 @@ class Prefetched(Engine):
         self.drain()
         return self.engine.batch(calls)
 
-    def drain(self) -> None:
+    def drain(self) -> EngineProblem | None:
         """Read the answers sent ahead and not asked for (the scenario stopped first): the engine's next
-        answers are then the next scenario's."""
-        if self.ahead is not None:
-            ticket, self.ahead = self.ahead[1], None
-            self.engine.collect(ticket)
+        answers are then the next scenario's. The engine's problem while answering them, if any."""
+        if self.ahead is None:
+            return None
+        ticket, self.ahead = self.ahead[1], None
+        return next((r for r in self.engine.collect(ticket) if isinstance(r, EngineProblem)), None)
 
     def send(self, calls: list[Call], expected: list | None = None) -> Any:
         return self.engine.send(calls, expected)

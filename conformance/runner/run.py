@@ -102,12 +102,13 @@ def first_calls(steps: list[dict]) -> list[Call]:
 def second_calls(steps: list[dict], state) -> tuple[list[Call], bool] | None:
     """The calls ``run_steps`` sends for its second run, given the state that ended the first (None when that is
     no state the shuffle resolves in: ``run_steps`` then says why), and whether a further shuffle follows."""
-    (_, shuffle), (segment, after) = segments(steps)[:2]
-    if not isinstance(state, dict):
+    parts = segments(steps)
+    if len(parts) < 2 or not isinstance(state, dict):  # no shuffle left under the engine's readings
         return None
+    (_, shuffle), (segment, after) = parts[:2]
     try:
         head = _resolved_shuffle(shuffle, state)
-    except (StepFailed, KeyError, TypeError):
+    except Exception:  # noqa: BLE001 - any state it does not resolve in: run_steps then reports it
         return None
     return plan_calls([head, *segment])[0] + ([("state",)] if after is not None else []), after is not None
 

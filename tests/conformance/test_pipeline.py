@@ -8,6 +8,7 @@ ends the batch before it, the resolved shuffle opens the batch after it).
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from baobei_conform.engine_api import Call, Engine
 from baobei_conform.harness import Run, Selection, load_suite, run_suite
@@ -140,3 +141,33 @@ def test_over_the_protocol_sending_ahead_changes_no_outcome_of_an_engine_that_fa
     assert ahead == outcomes()
     assert sum(status == "fail" for _, status, _, _ in ahead) > 20
     assert all(status in ("pass", "fail", "skip") for _, status, _, _ in ahead)
+
+
+CASES = Path(__file__).resolve().parent / "pipeline_cases"
+
+
+def test_an_engine_dying_on_answers_sent_ahead_is_not_blamed_on_the_next_scenario():
+    """A scenario fails before its shuffle; the engine dies on the second run sent ahead for it: the next scenario
+    runs on a fresh engine and passes (found in review: it used to report the crash)."""
+    import sys
+
+    from baobei_conform.engines import engine_factory
+
+    factory, _ = engine_factory(None, [sys.executable, str(Path(__file__).parent / "engines" / "crash_on_shuffle.py")])
+    scenarios = load_suite([CASES / "crash"], Selection())[0]
+    outcomes, complete = run_suite(scenarios, factory)
+    assert complete and [(o.scenario, o.status) for o in outcomes] == [("s-open", "fail"), ("t-next", "pass")]
+
+
+def test_a_shuffle_the_engines_reading_leaves_out_sends_nothing_ahead():
+    """An open scenario whose only shuffle is under a reading the engine does not follow: nothing is sent ahead
+    and every scenario runs (found in review: the worker died)."""
+    import sys
+
+    from baobei_conform.engines import engine_factory
+
+    factory, _ = engine_factory(None, [sys.executable, "-m", "baobei_conform.protocol.server", "serve",
+                                       "--reading", "R-04=A"])
+    scenarios = load_suite([CASES / "under"], Selection())[0]
+    outcomes, complete = run_suite(scenarios, factory)
+    assert complete and len(outcomes) == 3 and "error" not in {o.status for o in outcomes}
