@@ -171,7 +171,7 @@ class StdioEngine(Engine):
                 self.validator.check_reply(message["cmd"], reply, _text(line))
             except ProtocolError as exc:
                 raise self._problem(exc) from None
-        if not reply["ok"] and (reply.get("error") or {}).get("code") == "unsupported":
+        if not reply["ok"] and _error(reply).get("code") == "unsupported":
             said = reply["error"].get("message")  # the engine's own reason is kept for the skip report
             raise Unsupported(f"the engine does not support {message['cmd']!r}"
                               + (f": {clean(said, 500)}" if isinstance(said, str) and said else ""))
@@ -196,15 +196,15 @@ class StdioEngine(Engine):
     def _result(self, message: dict, reply: dict, plain: bool = False):
         """What the runner gets from a reply: events or an error code for apply, the state, the view."""
         cmd = message["cmd"]
-        if cmd == "new_game" and not reply["ok"] and isinstance((reply.get("error") or {}).get("code"), str):
+        if cmd == "new_game" and not reply["ok"] and isinstance(_error(reply).get("code"), str):
             return clean(reply["error"]["code"], 200)  # a refused player count: the runner judges the code
         if cmd == "apply":
             if not reply["ok"]:
-                code = (reply.get("error") or {}).get("code")
+                code = _error(reply).get("code")
                 if not isinstance(code, str):
                     raise self._problem(ProtocolError("a refused action needs error.code", self.stderr(),
                                                       _dump(reply)))
-                message = (reply.get("error") or {}).get("message")
+                message = _error(reply).get("message")
                 return None, Refusal(clean(code, 200), clean(message, 2000) if isinstance(message, str) else "",
                                      self.stderr())
             events = reply.get("events") or [] if "events" in self.capabilities else []
@@ -298,6 +298,12 @@ def _hello(reply: dict) -> tuple[dict, set[str]]:
     if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
         raise ProtocolError("the hello reply's 'capabilities' must be a list of strings", raw=_dump(reply))
     return {clean(k, 100): clean(v, 200) for k, v in engine.items()}, {clean(c, 100) for c in capabilities}
+
+
+def _error(reply: dict) -> dict:
+    """The reply's error object; {} when there is none or it is not an object (then no code is found in it)."""
+    error = reply.get("error")
+    return error if isinstance(error, dict) else {}
 
 
 def _text(line: bytes) -> str:

@@ -171,3 +171,17 @@ def test_a_shuffle_the_engines_reading_leaves_out_sends_nothing_ahead():
     scenarios = load_suite([CASES / "under"], Selection())[0]
     outcomes, complete = run_suite(scenarios, factory)
     assert complete and len(outcomes) == 3 and "error" not in {o.status for o in outcomes}
+
+
+def test_an_error_that_is_no_object_is_each_scenarios_protocol_error():
+    """``"error": "boom"`` refusing an action: every scenario that applies one reports it; the run completes
+    (found in review: the worker died)."""
+    import sys
+
+    from baobei_conform.engines import engine_factory
+
+    factory, _ = engine_factory(None, [sys.executable, str(Path(__file__).parent / "engines" / "error_not_object.py")])
+    scenarios = load_suite([CASES / "under"], Selection())[0]
+    outcomes, complete = run_suite(scenarios, factory)
+    assert complete and len(outcomes) == 3
+    assert any(o.status == "error" and "error.code" in o.message for o in outcomes), outcomes
