@@ -7,7 +7,7 @@ scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
 (stdio_start_s: starting it and the handshake); each the fastest of five runs of ``run_conformance``
-(the results document included).
+(the results document included), the two ways taking turns.
 hostile_peak_mb: the peak memory (MB) of a harness process running one scenario on an engine that answers it
 with a 200 MB line (the harness gives up at its 16 MiB line limit; must stay below 300).
 mutants / mutants_killed: mutation testing (``tools/mutate.py``): every mutant against the whole suite in

@@ -1,7 +1,7 @@
-"""Garbage collection for the hot loops (fuzzing, serving the protocol), set for their allocation pattern.
+"""Garbage collection for the fuzzing loop, set for its allocation pattern.
 
 Each action allocates and frees thousands of small dicts and lists (states, views, replies). CPython's
-default collects the youngest generation every 700 net allocations, which these loops exceed several
+default collects the youngest generation every 700 net allocations, which the loop exceeds several
 times per action, and each collection re-scans everything allocated since: the fuzzer spent about a tenth
 of its time there (35 us of ~300 per action, measured with ``gc.callbacks``). ``fewer_collections``
 freezes what exists (the scenario corpus, Hypothesis' state: long-lived, never garbage) and collects the

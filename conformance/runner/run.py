@@ -96,7 +96,12 @@ def segments(steps: list[dict]) -> list[tuple[list[dict], dict | None]]:
 def first_calls(steps: list[dict]) -> list[Call]:
     """The calls ``run_steps`` sends first: known before any answer, so they can be sent ahead."""
     segment, shuffle = segments(steps)[0]
-    return plan_calls(segment)[0] + ([("state",)] if shuffle is not None else [])
+    return _run_calls(segment, shuffle is not None)
+
+
+def _run_calls(steps: list[dict], then_state: bool) -> list[Call]:
+    """The calls of one run of steps, ending by fetching the state when a shuffle follows it."""
+    return plan_calls(steps)[0] + ([("state",)] if then_state else [])
 
 
 def second_calls(steps: list[dict], state) -> tuple[list[Call], bool] | None:
@@ -110,7 +115,7 @@ def second_calls(steps: list[dict], state) -> tuple[list[Call], bool] | None:
         head = _resolved_shuffle(shuffle, state)
     except Exception:  # noqa: BLE001 - any state it does not resolve in: run_steps then reports it
         return None
-    return plan_calls([head, *segment])[0] + ([("state",)] if after is not None else []), after is not None
+    return _run_calls([head, *segment], after is not None), after is not None
 
 
 def _resolved_shuffle(step: dict, state: dict) -> dict:
