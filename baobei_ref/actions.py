@@ -19,10 +19,21 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": ACTION_NAMES[type(self)]}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            data[f.name] = _jsonify(value)
+        for name in field_names(type(self)):
+            data[name] = _jsonify(getattr(self, name))
         return data
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type[Action]) -> tuple[str, ...]:
+    """The fields of an action type, in order (``dataclasses.fields`` builds them anew on every call: actions
+    cross the protocol thousands of times a second while fuzzing)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def _jsonify(value: object) -> object:
@@ -175,13 +186,13 @@ def action_from_json(data: dict[str, Any]) -> Action:
         raise RuleError("malformed_action", f"unknown action type {name!r}")
     cls = ACTIONS[data["type"]]
     kwargs: dict[str, object] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            raise RuleError("malformed_action", f"{data['type']}: missing field {f.name!r}")
-        value = data[f.name]
+    for name in field_names(cls):
+        if name not in data:
+            raise RuleError("malformed_action", f"{data['type']}: missing field {name!r}")
+        value = data[name]
         if cls is SimultaneousPlucks:
             value = tuple(action_from_json({"type": "pluck", **c}) for c in value)
-        kwargs[f.name] = _tupled(value)
+        kwargs[name] = _tupled(value)
     return cls(**kwargs)
 
 

@@ -75,7 +75,7 @@ class State:
     under: list[str] = field(default_factory=list)  # slid face down under the discard (6.9.5)
     box: list[str] = field(default_factory=list)  # between rounds: every card, before the deal
     drawn: str | None = None  # the card the active player drew and holds (2.7.1)
-    seen: dict[str, set[int]] = field(default_factory=dict)  # card -> players who know it
+    seen: dict[str, frozenset[int]] = field(default_factory=dict)  # card -> who knows it (replaced, never changed)
     scores: dict[int, int] = field(default_factory=dict)  # cumulative (5.3.1)
     round_scores: dict[int, int] | None = None  # of the last scored round
     round_zones: dict[int, list[str | None]] | None = None  # the final table of the last scored round (5.1.1)
@@ -138,7 +138,8 @@ class State:
         return self.players[i + 1 :] + self.players[:i]
 
     def see(self, card: str, *players: int) -> None:
-        self.seen.setdefault(card, set()).update(players)
+        known = self.seen.get(card)
+        self.seen[card] = frozenset(players) if known is None else known.union(players)
 
     def show_all(self, card: str) -> None:
         self.see(card, *self.players)

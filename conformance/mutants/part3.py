@@ -222,7 +222,7 @@ def removed_card_slid_under():
             for card in a.cards:
                 s.discard.remove(card)
                 s.under.append(card)
-                s.seen[card] = a.seen.get(card, set())
+                s.seen[card] = a.seen.get(card, frozenset())
         return steps
     resolution(fix)
 
@@ -324,7 +324,7 @@ def failed_reference_slid_under():
         if not a.success and a.own_draw:
             s = g.state
             s.under.append(s.discard.pop())
-            s.seen[a.reference] = {a.player}
+            s.seen[a.reference] = frozenset({a.player})
         return steps
     resolution(fix)
 
@@ -335,7 +335,7 @@ def failed_target_not_shown():
     def fix(g, a, steps):
         if not a.success:
             for card, who in a.seen.items():
-                g.state.seen[card] = set(who)
+                g.state.seen[card] = frozenset(who)
         return steps
     resolution(fix)
 

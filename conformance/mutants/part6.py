@@ -173,7 +173,7 @@ def knowledge_stays_with_the_slot():
     def swap(s, a, b, by):
         ca, cb = s.card_at(a), s.card_at(b)
         old(s, a, b, by)
-        s.seen[ca], s.seen[cb] = s.seen.get(cb, set()), s.seen.get(ca, set())
+        s.seen[ca], s.seen[cb] = s.seen.get(cb, frozenset()), s.seen.get(ca, frozenset())
     zones.swap = swap
 
 
@@ -190,7 +190,7 @@ def macaw_does_not_look():
     """The Macaw swaps without its user looking at the cards."""
     def wrong(g, a):
         s = g.state
-        before = {c: set(s.seen.get(c, ())) for c in (s.card_at(a.first), s.card_at(a.second))}
+        before = {c: frozenset(s.seen.get(c, ())) for c in (s.card_at(a.first), s.card_at(a.second))}
         perform(g, a)
         s.seen.update(before)
     _, perform = original("macaw", MacawLook)
@@ -278,7 +278,7 @@ def shoebill_cards_not_looked_at():
     """The Shoebill's user does not look at the two drawn cards."""
     def draw(old, g, player, drawn):
         s = g.state
-        before = {c: set(s.seen.get(c, ())) for c in s.deck[-2:]}
+        before = {c: frozenset(s.seen.get(c, ())) for c in s.deck[-2:]}
         old(g, player, drawn)
         for c, who in before.items():
             s.seen[c] = who

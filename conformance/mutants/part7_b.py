@@ -85,7 +85,7 @@ def recycled_cards_remembered():
 
     def wrong(g, a):
         s = g.state
-        seen = {c: set(s.seen.get(c, ())) for c in a.order}
+        seen = {c: frozenset(s.seen.get(c, ())) for c in a.order}
         perform(g, a)
         s.seen.update({c: who for c, who in seen.items() if who})
     answer("recycle", Shuffle, perform=wrong)

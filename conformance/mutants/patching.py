@@ -166,7 +166,7 @@ def resolution(fix: Callable) -> None:
         cards = [s.card_at(t) for t in targets]
         attempt = Attempt(player, tuple(targets), own_draw, reference, cards,
                           all(c is not None and g.catalog.matches(reference, c) for c in cards),
-                          {c: set(s.seen.get(c, ())) for c in cards if c is not None})
+                          {c: frozenset(s.seen.get(c, ())) for c in cards if c is not None})
         captured: list = []
         g.then = lambda *steps: captured.extend(steps)
         try:
