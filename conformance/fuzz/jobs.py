@@ -4,7 +4,9 @@ Job 0 runs in this process on the engine the command started; jobs 1..N-1 are sp
 the engine the same way. Job k plays rounds k, k + N, ... (``search``), all until the same deadline. The first
 job to find a problem sets ``stop``: the others finish the round under way and end. Their coverage adds up;
 the problem found (job 0's first, then the lowest job's) is tightened and reproduced by the caller on job 0's
-engine, as with one job.
+engine, as with one job. A job that cannot run fails the run (``JobFailed``) unless a problem was found: a
+problem stands whatever happened to another job (it is checked again on job 0's engine), and the failure
+becomes a note.
 """
 
 from __future__ import annotations
@@ -49,14 +51,18 @@ def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
         mine = search(engine, job=0, **options)
         if mine.found:
             stop.set()
-        others = _collect(results, workers, stop)
+        others, failures = _collect(results, workers, stop)
     finally:
         stop.set()
         for worker in workers:
             worker.join(5.0)
             if worker.is_alive():
                 worker.terminate()  # its engine is in its own process group: the job's finally stops it
-    return _merged(mine, others, time.monotonic() - began)
+    merged = _merged(mine, others, time.monotonic() - began)
+    if failures and merged.found is None:
+        raise JobFailed("; ".join(failures))
+    merged.notes += [f"{failure} (the problem found by another job is reported all the same)" for failure in failures]
+    return merged
 
 
 def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
@@ -81,12 +87,21 @@ def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
         results.put((job, f"{type(exc).__name__}: {getattr(exc, 'message', exc)}", None, 0, [], None))
     finally:
         if engine is not None:
-            engine.stop()
+            stop_shielded(engine)
 
 
-def _collect(results, workers: list, stop) -> list[tuple]:
+def stop_shielded(engine) -> None:
+    """Stop ``engine`` with SIGTERM and SIGINT ignored: a second signal (the parent's terminate, a Ctrl-C to the
+    process group) arriving while it stops must not cut its kill short and leave the engine running."""
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, signal.SIG_IGN)
+    engine.stop()
+
+
+def _collect(results, workers: list, stop) -> tuple[list[tuple], list[str]]:
     """Every spawned job's report, waited for as long as its process lives (a round runs to its end, however
-    long the engine takes); a job that fails, or ends without a report, fails the run once the others ended."""
+    long the engine takes), and what went wrong with the jobs that failed or ended without a report (the others
+    are stopped at once)."""
     reports: dict[int, tuple] = {}
     failures: list[str] = []
     while len(reports) + len(failures) < len(workers):
@@ -103,9 +118,7 @@ def _collect(results, workers: list, stop) -> list[tuple]:
             stop.set()  # the run cannot be trusted: the others end now
         else:
             reports[report[0]] = report
-    if failures:
-        raise JobFailed("; ".join(failures))
-    return [reports[k] for k in sorted(reports)]
+    return [reports[k] for k in sorted(reports)], failures
 
 
 def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchResult:

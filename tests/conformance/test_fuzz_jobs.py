@@ -59,3 +59,47 @@ def test_a_job_whose_engine_does_not_start_fails_the_run(tmp_path, capsys):
                  sys.executable, str(once)])
     assert code == 2
     assert "fuzzing job 1 failed" in capsys.readouterr().err
+
+
+def test_a_problem_found_stands_when_another_job_fails(tmp_path, capsys):
+    once = tmp_path / "once.py"  # job 0's engine is the wrong engine; job 1's fails its start, seconds later
+    once.write_text(textwrap.dedent(f"""\
+        import pathlib, sys, time
+        marker = pathlib.Path({str(tmp_path / "started")!r})
+        if marker.exists():
+            time.sleep(5)  # job 0 finds its problem in its first round meanwhile
+            sys.exit("started once already")
+        marker.touch()
+        sys.path.insert(0, {str(WRONG.parent)!r})
+        from engine import main
+        sys.exit(main(["--bug", "view_shows_own_cards"]))
+        """), encoding="utf-8")
+    out = tmp_path / "fuzz.json"
+    code = main(["fuzz", "--jobs", "2", "--derandomize", "--budget", "30", "--no-database", "--json", str(out), "--",
+                 sys.executable, str(once)])
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 1 and document["problem"]["check"] == "view"
+    assert any(note.startswith("fuzzing job 1 failed") for note in document["notes"]), document["notes"]
+
+
+STOP_UNDER_SIGNALS = """
+import os, signal, sys
+from baobei_conform.fuzz.jobs import stop_shielded
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # as a job sets it
+class Engine:
+    def stop(self):
+        os.kill(os.getpid(), signal.SIGTERM)  # the parent's terminate, arriving while the engine stops
+        os.kill(os.getpid(), signal.SIGINT)
+        print("killed", flush=True)  # the engine's kill, after the signals
+try:
+    stop_shielded(Engine())
+finally:
+    print("done", flush=True)
+"""
+
+
+def test_signals_while_a_job_stops_its_engine_do_not_cut_the_kill_short():
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", STOP_UNDER_SIGNALS], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["killed", "done"], (done.stdout, done.stderr)
