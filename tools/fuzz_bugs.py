@@ -60,12 +60,14 @@ def hunt(bug: str, budget: float, invariants_only: bool) -> Outcome:
         if done.returncode != 1 or not out.exists():
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or [""]
             return Outcome(bug, mode, False, seconds, f"exit {done.returncode}, no problem found {tail[0]}")
-        problem = json.loads(out.read_text(encoding="utf-8"))["problem"]
+        document = json.loads(out.read_text(encoding="utf-8"))
+        problem = document["problem"]
         reproducer = problem["reproducer"]
         if reproducer is None or "path" not in reproducer:
             return Outcome(bug, mode, False, seconds, f"{problem['check']}: no reproducer saved")
         path = Path(reproducer["path"])
-        where = f"{problem['check']}, {reproducer['actions']} actions"
+        where = (f"{problem['check']}, a game failed {document['failed_after_s']:.1f} s into the search "
+                 f"({document['seconds']:.1f} s with shrinking), reproducer of {reproducer['actions']} actions")
         if reproducer["actions"] > MAX_ACTIONS:
             return Outcome(bug, mode, False, seconds, f"{where}: more than {MAX_ACTIONS}")
         if not reproducer["verified"]:

@@ -136,6 +136,7 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
         "examples": result.coverage.examples,
         "actions": result.coverage.actions,
         "actions_per_s": round(result.coverage.actions / result.seconds, 1) if result.seconds else None,
+        "failed_after_s": None if result.coverage.failed_at is None else round(result.coverage.failed_at, 3),
         "clauses_cited": cited,
         "normative_cited": len(normative & set(cited)),
         "checks": checklist(mode, capabilities, result.found.problem.check if result.found else None),
@@ -152,7 +153,8 @@ def render(document: dict) -> str:
     problem = document["problem"]
     if problem is None:
         return head + "\nno problem found"
-    lines = [head, f"PROBLEM ({problem['check']}): {problem['message']}"]
+    lines = [head, f"PROBLEM ({problem['check']}): {problem['message']}",
+             f"a game first failed {document['failed_after_s']:.1f} s into the search; shrinking followed"]
     reproducer = problem["reproducer"]
     if reproducer:
         where = reproducer.get("path", "use --save DIR to keep it")

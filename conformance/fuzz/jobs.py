@@ -122,12 +122,15 @@ def _collect(results, workers: list, stop) -> tuple[list[tuple], list[str]]:
 
 
 def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchResult:
-    coverage = Coverage(set(mine.coverage.clauses), mine.coverage.actions, mine.coverage.examples)
+    coverage = Coverage(set(mine.coverage.clauses), mine.coverage.actions, mine.coverage.examples,
+                        mine.coverage.failed_at)
     found, rounds, notes = mine.found, mine.rounds, list(mine.notes)
     for job, _, theirs, their_rounds, their_notes, problem in others:
         coverage.clauses |= theirs.clauses
         coverage.actions += theirs.actions
         coverage.examples += theirs.examples
+        if theirs.failed_at is not None and (coverage.failed_at is None or theirs.failed_at < coverage.failed_at):
+            coverage.failed_at = theirs.failed_at
         rounds += their_rounds
         notes += [f"job {job}: {note}" for note in their_notes]
         if found is None and problem is not None:

@@ -21,24 +21,28 @@ from baobei_ref.scoring import round_total
 
 BAO_EAGERNESS = (0, 1, 4, 20)  # percent chance of calling BAO when it may be called
 CHASE_BELOW = 15  # a player whose round total is at most this plucks and lowers it five times as eagerly
+SAME_VALUE = 12  # the weight of a pluck on a card of the reference's value and another family, when there is one
+TIED = 400  # the extra eagerness to call BAO when tied with the lowest rival (4.1.1: a tie fails)
 
 
-def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, Sequence, Sequence, Sequence, Sequence]:
-    """(matching singles, tempting misses, other misses, matching ordered doubles, every double) of one player;
-    each action is built only if chosen."""
+def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, ...]:
+    """(matching singles, misses of the same value, other tempting misses, other misses, matching ordered doubles,
+    every double) of one player; each action is built only if chosen."""
     claims = legal_claims(g, player)
     if not claims.targets or reference is None:
-        return (), (), (), (), ()
+        return (), (), (), (), (), ()
     catalog, card_at = g.catalog, g.state.card_at
     family, value, _ = catalog.species[catalog.species_of(reference)]
-    match, tempting, miss = [], [], []
+    match, same_value, tempting, miss = [], [], [], []
     for t in claims.targets:
         species = catalog.species_of(card_at(t))
         their_family, their_value, _ = catalog.species[species]
         if their_family == family:  # 3.1.1, 3.1.6 (Catalog.matches)
             match.append((t,))
-        elif their_value == value or their_family != species:  # what a misreading takes for a match: the same
-            tempting.append((t,))  # value, or a bird of a family (pelicans, toucans)
+        elif their_value == value:  # what a misreading takes for a match: the same value (3.1.9: a Shoebill and a
+            same_value.append((t,))  # Toco Toucan, the rulebook's own warning; rare, so chosen eagerly when there)
+        elif their_family != species:  # or a bird of a family (pelicans, toucans)
+            tempting.append((t,))
         else:
             miss.append((t,))
     singles = len(claims.targets)
@@ -46,8 +50,8 @@ def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, Sequ
 
     def pluck(targets: tuple) -> A.Pluck:
         return A.Pluck(player, targets)
-    return (_Lazy(match, pluck), _Lazy(tempting, pluck), _Lazy(miss, pluck), _Lazy(doubles, pluck),
-            _Lazy(range(singles, claims.size), claims.__getitem__))
+    return (_Lazy(match, pluck), _Lazy(same_value, pluck), _Lazy(tempting, pluck), _Lazy(miss, pluck),
+            _Lazy(doubles, pluck), _Lazy(range(singles, claims.size), claims.__getitem__))
 
 
 class _Lazy(Sequence):
@@ -77,19 +81,21 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
         legal = g.legal_actions()
         return choices.weighted([(6, legal[:1] if isinstance(legal[0], A.Draw) else []), (1, legal)])
     if p.kind == "drawn":
-        match, tempting, miss, doubles, every_double = _claims(g, p.player, s.drawn)
+        match, same_value, tempting, miss, doubles, every_double = _claims(g, p.player, s.drawn)
         keeps = [A.Keep(p.player, slot) for slot in s.own_slots(p.player)]
         chase = 5 if round_total(g, p.player) <= CHASE_BELOW else 1  # a low total goes lower: BAO's edges (5.2)
-        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4 * chase, match), (2, tempting), (1, miss),
-                                 (2 * chase, doubles), (1, every_double), (3 * chase, _lowering(g, p.player, s.drawn))])
+        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4 * chase, match), (SAME_VALUE, same_value),
+                                 (2, tempting), (1, miss), (2 * chase, doubles), (1, every_double),
+                                 (3 * chase, _lowering(g, p.player, s.drawn))])
     if p.kind == "window":
         top = s.discard[-1] if s.discard else None
         groups = [_claims(g, player, top) for player in p.players]
         match = _Chained([m for m, *_ in groups])
         owners = [player for player, (m, *_) in zip(p.players, groups, strict=True) for _ in range(len(m))]
         rivals = [(i, j) for i in range(len(owners)) for j in range(len(owners)) if owners[i] < owners[j]]
-        return choices.weighted([(8, [A.CloseWindow()]), (4, match), (2, _Chained([t for _, t, *_ in groups])),
-                                 (1, _Chained([m for _, _, m, *_ in groups])),
+        return choices.weighted([(8, [A.CloseWindow()]), (4, match), (SAME_VALUE, _Chained([v for _, v, *_ in groups])),
+                                 (2, _Chained([t for _, _, t, *_ in groups])),
+                                 (1, _Chained([m for _, _, _, m, *_ in groups])),
                                  (2, _Chained([d for *_, d, _ in groups])),
                                  (1, _Lazy(rivals, lambda ij: A.SimultaneousPlucks((match[ij[0]], match[ij[1]]))))])
     legal = g.legal_actions()
@@ -139,7 +145,7 @@ def _bao_edge(g: Game, player: int) -> int:
     if low and mine >= lowest or s.recycles == g.params.final_phase_recycle - 1 and len(s.deck) <= len(s.players):
         return 400
     if mine == lowest:
-        return 40
+        return TIED
     return 100 if low else 0  # a success at a low or negative total (5.2.2, 5.2.3)
 
 

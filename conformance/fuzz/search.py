@@ -71,7 +71,7 @@ def _rounds(trial: Trial, coverage: Coverage, db, budget: float, max_examples: i
         examples = ROUND if max_examples is None else min(ROUND, max_examples - number * ROUND)
         if examples <= 0 or time.monotonic() - began >= budget or (stop is not None and stop.is_set()):
             break
-        test = given(st.data())(lambda data: trial.play(data))
+        test = given(st.data())(lambda data: _play(trial, data, began))
         test = settings(max_examples=examples, deadline=None, database=db, derandomize=False,
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
                         verbosity=Verbosity.quiet,
@@ -91,6 +91,16 @@ def _rounds(trial: Trial, coverage: Coverage, db, budget: float, max_examples: i
             return SearchResult(found, coverage, time.monotonic() - began, rounds,
                                 ["the engine failed, then passed the same game: it is not deterministic"])
     return SearchResult(None, coverage, time.monotonic() - began, rounds)
+
+
+def _play(trial: Trial, data, began: float) -> None:
+    """One example; the first failure's time is kept (what follows it is shrinking)."""
+    try:
+        trial.play(data)
+    except Found:
+        if trial.coverage.failed_at is None:
+            trial.coverage.failed_at = time.monotonic() - began
+        raise
 
 
 @contextmanager

@@ -49,6 +49,7 @@ class Coverage:
     clauses: set[str] = field(default_factory=set)
     actions: int = 0
     examples: int = 0
+    failed_at: float | None = None  # seconds into the search when a game first failed (shrinking comes after)
 
 
 def execute(engine: Engine, calls: list[tuple], expected: list | None = None) -> list:
@@ -143,6 +144,21 @@ def by_type(legal: list[dict], bao_percent: int, state: dict) -> list[tuple[int,
     weight = {**WEIGHTS, "call_bao": bao_percent, "matching pluck": 4, "pluck": 1}
     ordered = sorted(groups.items(), key=lambda kv: -weight.get(kv[0], 2))  # the plainest group shrinks first
     return [(weight.get(kind, 2), group) for kind, group in ordered]
+
+
+def names_empty_slot(action: dict, state: dict) -> bool:
+    """Whether a listed action (JSON) names a slot that is empty in the engine's own state: its player's ``slot``
+    or a target. Such actions are tried first in play without the reference: an engine that lists them and
+    refuses them (or accepts what it should not) misreads what an empty position allows (2.5.2, 2.8.1)."""
+    zones, player = state["zones"], action.get("player")
+    named = [(player, action["slot"])] if isinstance(action.get("slot"), int) else []
+    named += [action[k] for k in ("target", "first", "second") if isinstance(action.get(k), list)]
+    named += [t for t in action.get("targets") or () if isinstance(t, list)]
+    for owner, slot in (t for t in named if len(t) == 2):
+        zone = zones.get(str(owner))
+        if isinstance(zone, list) and isinstance(slot, int) and (not 1 <= slot <= len(zone) or zone[slot - 1] is None):
+            return True
+    return False
 
 
 def _text(action: Action) -> str:
@@ -262,8 +278,11 @@ class Trial:
                     self._found(compare.Problem("legal_actions", f"legal_actions lists nothing for the pending "
                                                                  f"{pending['kind']!r} decision"))
                 action = action_from_json(choices.weighted(by_type(legal, bao, state)))
-                if choices.below(5) == 4:  # another listed action must be accepted too (then the state is set back)
-                    self._try_listed(action_from_json(choices.pick(legal)), state)
+                # Another listed action must be accepted too (then the state is set back); those naming an empty slot
+                # first, where a list and apply part ways.
+                suspects = [a for a in legal if names_empty_slot(a, state)]
+                if suspects and choices.below(2) == 1 or choices.below(5) == 4:
+                    self._try_listed(action_from_json(choices.pick(suspects or legal)), state)
                 if choices.below(10) == 9:
                     wrong = near_miss(action, random.Random(choices.below(1 << 16)), state["seats"], guarded(state))
                     if (moved := self._probe_alone(wrong, legal, state)) is not None:

@@ -76,6 +76,7 @@ def fuzz_run(document: dict, source: str, taken: set[str]) -> FuzzRun:
     shown = {"mode": document.get("mode"), "budget (s)": document.get("budget_s"),
              "seconds": document.get("seconds"), "games": document.get("examples"),
              "actions": document.get("actions"), "actions per second": document.get("actions_per_s"),
+             "first failure after (s)": document.get("failed_after_s"),
              "seed": options.get("seed"), "derandomized": options.get("derandomize"),
              "player counts": ", ".join(_strs(options.get("players"))) or None,
              "capabilities": ", ".join(_strs(document.get("capabilities"))) or None,

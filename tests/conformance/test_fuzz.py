@@ -21,7 +21,7 @@ from baobei_conform.fuzz.dsl_text import action_text, representable, setup_text
 from baobei_conform.fuzz.policy import choose
 from baobei_conform.fuzz.positions import compiled
 from baobei_conform.fuzz.tighten import tighten
-from baobei_conform.fuzz.trial import Trial
+from baobei_conform.fuzz.trial import Trial, names_empty_slot
 from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import Game
@@ -117,7 +117,7 @@ def test_an_engine_refusing_with_the_wrong_code_is_found_by_a_near_miss():
 
 def test_every_action_of_random_play_prints_as_the_statement_that_parses_back_to_it():
     birds = "hummingbird sparrow swallow kingfisher owl heron flamingo eagle white_pelican cuckoo".split()
-    table = "setup\n" + "".join(f"  zone p{p}: {' '.join(birds)}\n" for p in range(4)) + "end\n"
+    table = "setup\n" + "".join(f"  zone p{p}: {' '.join(birds * 2)}\n" for p in range(4)) + "end\n"  # 20 slots
     seen = set()
     for seed in range(12):
         g, choices = Game(players=2 + seed % 3), Seeded(seed)
@@ -131,6 +131,28 @@ def test_every_action_of_random_play_prints_as_the_statement_that_parses_back_to
                 seen.add(type(action).__name__)
             g.apply(action)
     assert len(seen) >= 12, seen
+
+
+def test_a_pluck_on_a_card_of_the_same_value_and_another_family_is_tried_eagerly():
+    """3.1.9: a Shoebill never matches a Toco Toucan, though both are worth 13, the misreading the rulebook warns
+    of. Such a target is rare, so the policy tries it often when there is one (a misread engine's plucks succeed)."""
+    g = position(zones={0: ["owl", "heron", "eagle"], 1: ["toco_toucan", "sparrow", "flamingo"]}, drawn="shoebill",
+                 discard=["swallow"], active=0)
+    toco = (1, 1)
+    chosen = [choose(g, Seeded(seed), 0) for seed in range(400)]
+    same_value = sum(getattr(a, "targets", None) == (toco,) for a in chosen)
+    assert same_value >= 80, f"{same_value} of 400 choices pluck the Toco Toucan with the drawn Shoebill"
+
+
+def test_listed_actions_on_empty_slots_are_the_ones_tried_first_without_the_reference():
+    state = {"zones": {"0": [{"card": "owl-1"}, None], "1": [{"card": "eagle-1"}]}}
+    assert names_empty_slot({"type": "take_discard", "player": 0, "slot": 2}, state)  # empty
+    assert names_empty_slot({"type": "take_discard", "player": 0, "slot": 3}, state)  # beyond the zone
+    assert not names_empty_slot({"type": "take_discard", "player": 0, "slot": 1}, state)
+    assert names_empty_slot({"type": "pluck", "player": 1, "targets": [[1, 1], [0, 2]]}, state)
+    assert not names_empty_slot({"type": "pluck", "player": 1, "targets": [[1, 1]]}, state)
+    assert names_empty_slot({"type": "blind_swap", "player": 1, "first": [0, 1], "second": [1, 5]}, state)
+    assert not names_empty_slot({"type": "draw", "player": 0}, state)
 
 
 def test_a_position_written_as_a_setup_block_compiles_back_to_the_same_table():
@@ -167,17 +189,21 @@ def test_first_difference_names_the_path():
 
 
 def test_the_command_saves_the_reproducer_and_reports_json(tmp_path, capsys):
-    assert main(["fuzz", "--derandomize", "--max-examples", "2", "--no-database", "--players", "2"]) == 0
-    assert "no problem found" in capsys.readouterr().out
     out, save = tmp_path / "fuzz.json", tmp_path / "repro"
+    assert main(["fuzz", "--derandomize", "--max-examples", "2", "--no-database", "--players", "2", "--json",
+                 str(out)]) == 0
+    assert "no problem found" in capsys.readouterr().out
+    assert json.loads(out.read_text(encoding="utf-8"))["failed_after_s"] is None
     code = main(["fuzz", "--derandomize", "--budget", "90", "--no-database", "--save", str(save), "--json",
                  str(out), "--", sys.executable, str(WRONG), "--bug", "power_on_replaced_card"])
     assert code == 1
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["problem"]["check"] == "events" and document["problem"]["reproducer"]["verified"]
+    assert 0 < document["failed_after_s"] <= document["seconds"]  # the first failing game, before shrinking
     [saved] = save.glob("*.yaml")
     assert saved.name == document["problem"]["reproducer"]["id"] + ".yaml"
-    assert "PROBLEM (events)" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "PROBLEM (events)" in printed and f"a game first failed {document['failed_after_s']:.1f} s" in printed
 
 
 @pytest.mark.parametrize("bad", [["--players", "7"], ["--budget", "0"]])
