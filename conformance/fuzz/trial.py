@@ -195,6 +195,7 @@ class Trial:
         self.played: list[Action] = []
         self.answers: list[list | None] = []  # each action's events, as a replay should answer it (None: unknown)
         self.final: dict = {}
+        self.now: dict | None = None  # the reference's canonical state after the last action played, if computed
 
     # --- the start ---
     def draw_start(self, choices: Choices) -> Start:
@@ -211,7 +212,7 @@ class Trial:
 
     def begin(self, start: Start) -> Game:
         """Set the engine up at ``start``; the reference's game there."""
-        self.start, self.played, self.answers = start, [], []
+        self.start, self.played, self.answers, self.now = start, [], [], None
         if start.step is None:
             _value(execute(self.engine, [("new_game", start.players)])[0])
             return Game(players=start.players)
@@ -255,7 +256,7 @@ class Trial:
                     break
                 action = choose(ref, choices, bao)
                 if ref.pending.player is not None and choices.below(10) == 9:
-                    now = ref.to_json()
+                    now = self.now or ref.to_json()  # the policy only reads the game: the last state still holds
                     wrong = near_miss(action, random.Random(choices.below(1 << 16)), ref.state.seats, guarded(now))
                     if (refusal := self._refusal(ref, wrong, now)) is not None:
                         self._probe(pipe, wrong, *refusal, now)
@@ -396,7 +397,7 @@ class Trial:
         self.coverage.clauses.update(clauses)
         self.coverage.actions += 1
         players = ref.state.players if self.views else []
-        expected = ref.to_json()
+        expected = self.now = ref.to_json()
         views = [ref.view(p) for p in players]
         legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
         listed = [a.to_json() for a in legal] if 0 < len(legal) <= LEGAL_LIST_LIMIT else None
