@@ -150,8 +150,10 @@ def names_empty_slot(action: dict, state: dict) -> bool:
     """Whether a listed action (JSON) names a slot that is empty in the engine's own state: its player's ``slot``
     or a target. Such actions are tried first in play without the reference: an engine that lists them and
     refuses them (or accepts what it should not) misreads what an empty position allows (2.5.2, 2.8.1)."""
-    zones, player = state["zones"], action.get("player")
-    named = [(player, action["slot"])] if isinstance(action.get("slot"), int) else []
+    zones = state.get("zones")
+    if not isinstance(action, dict) or not isinstance(zones, dict):  # the engine's own list and state: anything
+        return False
+    named = [(action.get("player"), action["slot"])] if isinstance(action.get("slot"), int) else []
     named += [action[k] for k in ("target", "first", "second") if isinstance(action.get(k), list)]
     named += [t for t in action.get("targets") or () if isinstance(t, list)]
     for owner, slot in (t for t in named if len(t) == 2):

@@ -153,6 +153,7 @@ def test_listed_actions_on_empty_slots_are_the_ones_tried_first_without_the_refe
     assert not names_empty_slot({"type": "pluck", "player": 1, "targets": [[1, 1]]}, state)
     assert names_empty_slot({"type": "blind_swap", "player": 1, "first": [0, 1], "second": [1, 5]}, state)
     assert not names_empty_slot({"type": "draw", "player": 0}, state)
+    assert not names_empty_slot(["not", "an", "action"], state) and not names_empty_slot({"slot": 1}, {"zones": []})
 
 
 def test_a_position_written_as_a_setup_block_compiles_back_to_the_same_table():
