@@ -146,6 +146,19 @@ def by_type(legal: list[dict], bao_percent: int, state: dict) -> list[tuple[int,
     return [(weight.get(kind, 2), group) for kind, group in ordered]
 
 
+def malformed(legal) -> str | None:
+    """What is wrong with an engine's ``legal_actions`` answer, when it is not a list of actions of the protocol
+    (the search plays from it: such an answer is the engine's problem, not the harness's crash)."""
+    if not isinstance(legal, list):
+        return f"legal_actions answers a {type(legal).__name__}, not a list of actions"
+    for action in legal:
+        try:
+            action_from_json(action)
+        except (RuleError, KeyError, TypeError, ValueError) as exc:
+            return f"legal_actions lists {repr(action)[:200]}, which is not an action: {exc}"
+    return None
+
+
 def names_empty_slot(action: dict, state: dict) -> bool:
     """Whether a listed action (JSON) names a slot that is empty in the engine's own state: its player's ``slot``
     or a target. Such actions are tried first in play without the reference: an engine that lists them and
@@ -280,6 +293,8 @@ class Trial:
                 if not legal:
                     self._found(compare.Problem("legal_actions", f"legal_actions lists nothing for the pending "
                                                                  f"{pending['kind']!r} decision"))
+                if (wrong_list := malformed(legal)) is not None:
+                    self._found(compare.Problem("legal_actions", wrong_list))
                 action = action_from_json(choices.weighted(by_type(legal, bao, state)))
                 # Another listed action must be accepted too (then the state is set back); those naming an empty slot
                 # first, where a list and apply part ways.

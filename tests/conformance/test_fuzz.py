@@ -144,6 +144,24 @@ def test_a_pluck_on_a_card_of_the_same_value_and_another_family_is_tried_eagerly
     assert same_value >= 80, f"{same_value} of 400 choices pluck the Toco Toucan with the drawn Shoebill"
 
 
+class JunkList(ReferenceEngine):
+    """Lists things that are not actions."""
+
+    def __init__(self, listed):
+        super().__init__()
+        self.listed = listed
+
+    def legal_actions(self):
+        return self.listed
+
+
+@pytest.mark.parametrize("listed", [[1, "x"], [{"type": "fly"}], [{"type": "draw"}], {"type": "draw"}])
+def test_legal_actions_that_are_not_actions_are_the_engines_problem(listed):
+    result = search(JunkList(listed), max_examples=3, budget=60, differential=False, **QUICK)
+    assert result.found and result.found.problem.check == "legal_actions", result.found
+    assert "not an action" in result.found.problem.message or "not a list" in result.found.problem.message
+
+
 def test_listed_actions_on_empty_slots_are_the_ones_tried_first_without_the_reference():
     state = {"zones": {"0": [{"card": "owl-1"}, None], "1": [{"card": "eagle-1"}]}}
     assert names_empty_slot({"type": "take_discard", "player": 0, "slot": 2}, state)  # empty
