@@ -12,7 +12,8 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 
-from baobei_conform.engine_api import Engine, EngineProblem, as_engine
+from baobei_conform.commands import COMMANDS
+from baobei_conform.engine_api import Engine, EngineProblem, ProtocolError, as_engine
 from baobei_conform.fuzz import compare
 from baobei_conform.fuzz.choices import Choices
 from baobei_conform.fuzz.dsl_text import action_text
@@ -211,6 +212,8 @@ class Trial:
         self.answers: list[list | None] = []  # each action's events, as a replay should answer it (None: unknown)
         self.final: dict = {}
         self.now: dict | None = None  # the reference's canonical state after the last action played, if computed
+        self.answered: list[tuple[str, object]] = []  # (command, result) of the engine's answers being read now
+        self._validator = None
 
     # --- the start ---
     def draw_start(self, choices: Choices) -> Start:
@@ -255,10 +258,33 @@ class Trial:
 
     def _guarded(self, run) -> None:
         try:
-            run()
+            try:
+                run()
+            except (TypeError, KeyError, AttributeError, IndexError, ValueError):  # reading the engine's answers
+                unshaped = self._unshaped()
+                if unshaped is None:  # they keep the protocol: the harness's own error
+                    raise
+                raise unshaped from None
         except EngineProblem as exc:  # a crash, a timeout, garbage: a problem like any other
             raise Found(compare.Problem("error", f"the engine failed: {exc.message}"), self.start,
                         list(self.played), []) from None
+
+    def _unshaped(self) -> ProtocolError | None:
+        """The first answer being read that breaks the protocol's schema (a state that is no canonical state, a view
+        or an event that is no object...), as the validator words it; None when they all keep it. Checked only once
+        reading them failed: validating every answer would cost more than the rest of a step."""
+        if self._validator is None:
+            from baobei_conform.protocol.validate import MessageValidator
+
+            self._validator = MessageValidator()
+        for cmd, result in self.answered:
+            if isinstance(result, Exception):
+                continue
+            try:
+                self._validator.check_reply(cmd, {"ok": True, COMMANDS[cmd].result: result, "seq": 1}, "")
+            except ProtocolError as exc:
+                return exc
+        return None
 
     def _play(self, choices: Choices) -> None:
         ref = self.begin(self.draw_start(choices))
@@ -281,6 +307,7 @@ class Trial:
     def _play_alone(self, choices: Choices, bao: int) -> None:
         """Without the reference: the engine's own legal actions drive the game; its invariants are checked."""
         state = _value(execute(self.engine, [("state",)])[0])
+        self.answered = [("state", state)]
         for _ in range(MAX_ALONE):
             pending = state["pending"]
             if pending["kind"] == "game_over":
@@ -290,6 +317,7 @@ class Trial:
                 action = chance(pending, choices)
             else:
                 legal = _value(execute(self.engine, [("legal_actions",)])[0])
+                self.answered.append(("legal_actions", legal))
                 if not legal:
                     self._found(compare.Problem("legal_actions", f"legal_actions lists nothing for the pending "
                                                                  f"{pending['kind']!r} decision"))
@@ -393,6 +421,7 @@ class Trial:
         self.coverage.actions += 1
         players = state["players"] if self.views else []
         views = [_value(v) for v in execute(self.engine, [("view", p) for p in players])]
+        self.answered = [("state", state)] + [("view", view) for view in views]
         problems = compare.conservation(state, self.catalog_cards)
         for player, view in zip(players, views, strict=True):
             problems += compare.view_secrecy(state, player, view)
@@ -418,10 +447,13 @@ class Trial:
         views = [ref.view(p) for p in players]
         legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
         listed = [a.to_json() for a in legal] if 0 < len(legal) <= LEGAL_LIST_LIMIT else None
-        calls = [("apply", action.to_json()), ("state",)] + [("view", p) for p in players]
+        calls = [("apply", action.to_json()), ("state",)] + [("view", p) for p in players] + (
+            [("legal_actions",)] if listed is not None else [])
 
         def check(results: list) -> None:
             applied = _value(results[0])
+            self.answered = [(call[0], result[0] if call[0] == "apply" else result)
+                             for call, result in zip(calls, results, strict=True)]
             if applied[1] is not None:
                 self._found(compare.Problem("refused", f"the engine refused {action.to_json()} with {applied[1]!r}; "
                                                        "the reference accepts it"), clauses, upto=upto)
@@ -432,7 +464,7 @@ class Trial:
                 problems += self._legal({repr(a): a for a in listed}, _value(results[-1]))
             if problems:
                 self._found(problems[0], clauses, upto=upto)
-        pipe.submit(calls + ([("legal_actions",)] if listed is not None else []), check,
+        pipe.submit(calls, check,
                     [(events, None), expected, *views] + ([listed] if listed is not None else []))
 
     def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:

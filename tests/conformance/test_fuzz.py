@@ -162,6 +162,38 @@ def test_legal_actions_that_are_not_actions_are_the_engines_problem(listed):
     assert "not an action" in result.found.problem.message or "not a list" in result.found.problem.message
 
 
+class Lies(ReferenceEngine):
+    """Answers one command with something that is no document of the protocol."""
+
+    def __init__(self, command: str, answer):
+        super().__init__()
+        self.command, self.answer = command, answer
+
+    def state(self):
+        return self.answer if self.command == "state" else super().state()
+
+    def view(self, player):
+        return self.answer if self.command == "view" else super().view(player)
+
+    def apply(self, action):
+        events, code = super().apply(action)
+        return (self.answer, code) if self.command == "apply" and code is None else (events, code)
+
+
+LIES = [("state", 5), ("state", {"pending": 3}), ("state", {}), ("view", [1]), ("view", {"zones": [1]})]
+
+
+@pytest.mark.parametrize(("command", "answer", "differential"), [(*lie, mode) for lie in LIES for mode in (True, False)]
+                         + [("apply", [7], True)])  # events are compared with the reference's only
+def test_answers_that_are_no_documents_of_the_protocol_are_the_engines_problem(command, answer, differential):
+    result = search(Lies(command, answer), max_examples=3, budget=60, differential=differential, **QUICK)
+    assert result.found, f"{command} answering {answer!r} went unnoticed"
+    if result.found.problem.check == "error":  # read and found wanting: the validator says where
+        assert f"the {command!r} reply breaks the protocol schema" in result.found.problem.message
+    else:  # compared before anything read it
+        assert result.found.problem.check in ("state", "view", "events", "cards"), result.found.problem
+
+
 def test_listed_actions_on_empty_slots_are_the_ones_tried_first_without_the_reference():
     state = {"zones": {"0": [{"card": "owl-1"}, None], "1": [{"card": "eagle-1"}]}}
     assert names_empty_slot({"type": "take_discard", "player": 0, "slot": 2}, state)  # empty
