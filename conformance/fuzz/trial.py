@@ -147,6 +147,9 @@ def by_type(legal: list[dict], bao_percent: int, state: dict) -> list[tuple[int,
     return [(weight.get(kind, 2), group) for kind, group in ordered]
 
 
+NOT_AN_ACTION = (RuleError, KeyError, TypeError, ValueError)  # what action_from_json raises for what is no action
+
+
 def malformed(legal) -> str | None:
     """What is wrong with an engine's ``legal_actions`` answer, when it is not a list of actions of the protocol
     (the search plays from it: such an answer is the engine's problem, not the harness's crash)."""
@@ -155,7 +158,7 @@ def malformed(legal) -> str | None:
     for action in legal:
         try:
             action_from_json(action)
-        except (RuleError, KeyError, TypeError, ValueError) as exc:
+        except NOT_AN_ACTION as exc:
             return f"legal_actions lists {repr(action)[:200]}, which is not an action: {exc}"
     return None
 
@@ -187,7 +190,7 @@ def _texts(actions: list) -> list[str]:
     for action in actions:
         try:
             out.append(_text(action_from_json(action)))
-        except (RuleError, KeyError, TypeError, ValueError):
+        except NOT_AN_ACTION:
             continue
     return out
 
@@ -212,7 +215,7 @@ class Trial:
         self.answers: list[list | None] = []  # each action's events, as a replay should answer it (None: unknown)
         self.final: dict = {}
         self.now: dict | None = None  # the reference's canonical state after the last action played, if computed
-        self.answered: list[tuple[str, object]] = []  # (command, result) of the engine's answers being read now
+        self.answered: tuple[list[tuple], list] = ([], [])  # the calls and results of the answers being read now
         self._validator = None
 
     # --- the start ---
@@ -277,9 +280,11 @@ class Trial:
             from baobei_conform.protocol.validate import MessageValidator
 
             self._validator = MessageValidator()
-        for cmd, result in self.answered:
+        for (cmd, *_), result in zip(*self.answered, strict=True):
             if isinstance(result, Exception):
                 continue
+            if cmd == "apply":
+                result = result[0]  # the events (a refusal carries none)
             try:
                 self._validator.check_reply(cmd, {"ok": True, COMMANDS[cmd].result: result, "seq": 1}, "")
             except ProtocolError as exc:
@@ -307,8 +312,8 @@ class Trial:
     def _play_alone(self, choices: Choices, bao: int) -> None:
         """Without the reference: the engine's own legal actions drive the game; its invariants are checked."""
         state = _value(execute(self.engine, [("state",)])[0])
-        self.answered = [("state", state)]
         for _ in range(MAX_ALONE):
+            self.answered = ([("state",)], [state])  # whichever answer it came from (a step, an accepted near miss)
             pending = state["pending"]
             if pending["kind"] == "game_over":
                 break
@@ -317,7 +322,7 @@ class Trial:
                 action = chance(pending, choices)
             else:
                 legal = _value(execute(self.engine, [("legal_actions",)])[0])
-                self.answered.append(("legal_actions", legal))
+                self.answered = ([("state",), ("legal_actions",)], [state, legal])
                 if not legal:
                     self._found(compare.Problem("legal_actions", f"legal_actions lists nothing for the pending "
                                                                  f"{pending['kind']!r} decision"))
@@ -421,7 +426,7 @@ class Trial:
         self.coverage.actions += 1
         players = state["players"] if self.views else []
         views = [_value(v) for v in execute(self.engine, [("view", p) for p in players])]
-        self.answered = [("state", state)] + [("view", view) for view in views]
+        self.answered = ([("state",)] + [("view", p) for p in players], [state, *views])
         problems = compare.conservation(state, self.catalog_cards)
         for player, view in zip(players, views, strict=True):
             problems += compare.view_secrecy(state, player, view)
@@ -452,8 +457,7 @@ class Trial:
 
         def check(results: list) -> None:
             applied = _value(results[0])
-            self.answered = [(call[0], result[0] if call[0] == "apply" else result)
-                             for call, result in zip(calls, results, strict=True)]
+            self.answered = (calls, results)  # read below; made sense of only if reading them fails (_unshaped)
             if applied[1] is not None:
                 self._found(compare.Problem("refused", f"the engine refused {action.to_json()} with {applied[1]!r}; "
                                                        "the reference accepts it"), clauses, upto=upto)
