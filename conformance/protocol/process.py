@@ -18,7 +18,7 @@ import time
 STDERR_KEEP = 64 * 1024  # bytes of the stderr tail kept
 STDERR_LINES = 40  # lines of it shown with an error
 READ_CHUNK = 1 << 16
-SETTLE = 0.5  # seconds the stderr drain may take to catch up when an error quotes the tail
+SETTLE = 0.5  # seconds spent at most reading a flooded stderr pipe when an error quotes the tail
 
 
 def stdio_env() -> dict:
@@ -44,41 +44,51 @@ class EngineProcess:
         self.input_closed = False
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
+        self._stderr_ended = False
+        os.set_blocking(self.popen.stderr.fileno(), False)
         self._drainer = threading.Thread(target=self._drain, name=f"stderr-{self.pgid}", daemon=True)
         self._drainer.start()
 
     def _drain(self) -> None:
+        """Keep reading stderr as it comes, so an engine that logs a lot never blocks on a full pipe."""
         fd = self.popen.stderr.fileno()
-        while True:
+        while not self._stderr_ended:
             try:
-                chunk = os.read(fd, READ_CHUNK)
-            except OSError:
-                return
-            if not chunk:
+                select.select([fd], [], [])
+            except (OSError, ValueError):  # closed by ``kill``
                 return
             with self._tail_lock:
-                self._tail += chunk
-                if len(self._tail) > 2 * STDERR_KEEP:
-                    del self._tail[:-STDERR_KEEP]
+                self._read_stderr(time.monotonic())
+
+    def _read_stderr(self, deadline: float) -> None:
+        """Move what waits in the stderr pipe into the tail, until it is empty, ended or ``deadline`` passed.
+
+        Called under ``_tail_lock`` only: a chunk is read and kept in one step, so the pipe never looks
+        empty while bytes the engine wrote are on their way into the tail."""
+        fd = self.popen.stderr.fileno()
+        while not self._stderr_ended:
+            try:
+                chunk = os.read(fd, READ_CHUNK)
+            except BlockingIOError:
+                return
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                self._stderr_ended = True
+                return
+            self._tail += chunk
+            if len(self._tail) > 2 * STDERR_KEEP:
+                del self._tail[:-STDERR_KEEP]
+            if time.monotonic() >= deadline:
+                return
 
     def stderr_tail(self) -> str:
-        """The last lines of stderr, as text: what the engine wrote before it answered included (the drain
-        thread is given up to ``SETTLE`` seconds to read what is waiting in the pipe)."""
-        deadline = time.monotonic() + SETTLE
-        while time.monotonic() < deadline and self._stderr_waiting():
-            time.sleep(0.002)
+        """The last lines of stderr, as text: all the engine wrote before it answered included (what waits
+        in the pipe is read first, for up to ``SETTLE`` seconds if the engine floods it)."""
         with self._tail_lock:
+            self._read_stderr(time.monotonic() + SETTLE)
             tail = bytes(self._tail[-STDERR_KEEP:])
         return "\n".join(tail.decode("utf-8", "replace").rstrip("\n").split("\n")[-STDERR_LINES:]) if tail else ""
-
-    def _stderr_waiting(self) -> bool:
-        """Bytes (or the end) wait in the stderr pipe while the drain thread still reads it."""
-        if not self._drainer.is_alive():
-            return False
-        try:
-            return bool(select.select([self.popen.stderr.fileno()], [], [], 0)[0])
-        except (OSError, ValueError):  # closed: nothing more will come
-            return False
 
     @property
     def returncode(self) -> int | None:

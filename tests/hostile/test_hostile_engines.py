@@ -297,3 +297,17 @@ def test_stderr_written_before_a_reply_is_in_the_error_even_when_the_drain_lags(
         assert engine.stderr_tail() == "boom"
     finally:
         engine.kill_group()
+
+
+def test_stderr_in_the_pipe_is_in_the_tail_whatever_the_drain_thread_does(monkeypatch):
+    """The tail reads what waits in the pipe itself: a drain thread that has taken bytes out of the pipe but
+    not yet kept them or that never ran cannot lose what came before a reply."""
+    monkeypatch.setattr(process.EngineProcess, "_drain", lambda self: None)
+    code = "import sys\nsys.stderr.write('one\\ntwo\\n'); sys.stderr.flush()\nprint('ready', flush=True)\ninput()\n"
+    engine = process.EngineProcess([sys.executable, "-c", code])
+    try:
+        assert engine.pump(time.monotonic() + 10).startswith(b"ready")
+        assert engine.stderr_tail() == "one\ntwo"
+        assert engine.stderr_tail() == "one\ntwo"  # kept, not read again
+    finally:
+        engine.kill()
