@@ -14,6 +14,8 @@ CHECKS = (
      None, ("differential",)),
     ("events", "each action's events agree with the reference's: kinds, players, governing clauses",
      "events", ("differential",)),
+    ("events", "each action's events are objects of the protocol: a string kind, and a string clause where given",
+     "events", ("invariants",)),
     ("view", "every player's view agrees with the reference's", "views", ("differential",)),
     ("view", "each view shows every card the player has seen and hides every card they have not",
      "views", ("invariants",)),

@@ -180,6 +180,12 @@ def names_empty_slot(action: dict, state: dict) -> bool:
     return False
 
 
+def shaped(events: list) -> bool:
+    """Events as the protocol's schema has them: objects with a string ``kind`` and, if given, a string ``clause``."""
+    return all(isinstance(e, dict) and isinstance(e.get("kind"), str) and isinstance(e.get("clause", ""), str)
+               for e in events)
+
+
 def _text(action: Action) -> str:
     return action_text(action, lambda card: card.rsplit("-", 1)[0])
 
@@ -416,6 +422,11 @@ class Trial:
     def _step_alone(self, action: Action, legal: list[dict] | None) -> dict:
         results = execute(self.engine, [("apply", action.to_json()), ("state",)])
         applied, state = _value(results[0]), _value(results[1])
+        if self.events and not shaped(applied[0]):  # nothing to compare them with: their shape is checked
+            self.answered = ([("apply", action.to_json())], [applied])
+            if (unshaped := self._unshaped()) is None:
+                raise AssertionError(f"events judged unshaped keep the schema: {applied[0]!r}")
+            self._found(compare.Problem("events", unshaped.message))
         if applied[1] is not None and legal is None:
             self._found(compare.Problem("refused", f"the engine refused the chance outcome {action.to_json()}"))
         if applied[1] is not None:  # the reproducer states the rules' answer: it passes on the reference

@@ -103,9 +103,9 @@ def test_checks_are_skipped_for_missing_capabilities_and_broken_where_the_proble
                     "refused": "held", "probe": "held", "setup": "held", "determinism": "held", "error": "held"}
     alone = checklist("invariants", ["legal_actions"], "cards")
     assert [(c["check"], c["status"]) for c in alone] == [
-        ("view", "skipped"), ("cards", "broken"), ("legal_actions", "held"), ("probe", "held"), ("setup", "held"),
-        ("determinism", "held"), ("error", "held")]
-    assert "has seen" in alone[0]["what"]  # without the reference, the view check is secrecy
+        ("events", "skipped"), ("view", "skipped"), ("cards", "broken"), ("legal_actions", "held"), ("probe", "held"),
+        ("setup", "held"), ("determinism", "held"), ("error", "held")]
+    assert "of the protocol" in alone[0]["what"] and "has seen" in alone[1]["what"]  # no reference: shape, secrecy
 
 
 def test_clause_coverage_is_the_share_of_the_suite_s_clauses_the_search_reached():
