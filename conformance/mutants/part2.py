@@ -430,3 +430,48 @@ def initial_peek_reverse_order():
         perform(g, a)
         s.agenda[-1] = InitialPeeks(len(s.players) - s.players.index(a.player))
     answer("initial_peek", InitialPeek, perform=wrong)
+
+
+@mutant("2.4.1", "5.2.4")
+def next_round_by_card_total():
+    """The next round is started by the highest card total, a failed BAO caller's score increase left out."""
+    from baobei_ref import scoring
+
+    old = scoring.next_round
+    scoring.next_round = lambda g, scores: old(g, {p: scoring.round_total(g, p) for p in scores})
+
+
+@mutant("2.3.1", "3.2.3", "6.1.2")
+def neutral_card_stays_neutral():
+    """The card turned up at the deal stays neutral for the whole round: discarded again later, it opens no
+    window and activates no power."""
+    def flip(old, g):
+        old(g)
+        g.state.neutral_card = g.state.discard[-1]
+
+    def neutral(g, card):
+        return getattr(g.state, "neutral_card", None) == card
+
+    step("flip", flip)
+    step("window", lambda old, g, reference: None if neutral(g, reference) else old(g, reference))
+    step("discard_power", lambda old, g, card: None if neutral(g, card) else old(g, card))
+
+
+@mutant("2.7.3", "6.1.5")
+def kept_card_power():
+    """Keeping the drawn card activates its power for the drawer, after the window on the replaced card."""
+    def extra(g, a):
+        s = g.state
+        s.agenda.insert(-1, Power(a.player, s.card_in((a.player, a.slot)), "2.7.3"))
+    then_also("drawn", Keep, extra)
+
+
+@mutant("2.6.1")
+def turn_may_be_passed():
+    """The active player may pass: end the turn without drawing or taking the discard."""
+    from baobei_ref import game
+    from baobei_ref.actions import EndTurn
+
+    def perform(g, a):
+        g.then(TurnEnd())
+    game.ANSWERS[("turn", EndTurn)] = (lambda g, a: g.require_player(a), perform)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from baobei_conform.mutants.patching import answer, mutant, original, params, step
 from baobei_ref import deck, turn
-from baobei_ref.actions import Draw, Shuffle
+from baobei_ref.actions import Draw, Keep, Shuffle, TakeDiscard
 from baobei_ref.agenda import NextTurn, ShieldCheck, TurnEnd
 
 
@@ -325,3 +325,141 @@ def no_plucks_in_final_phase():
 def no_powers_in_final_phase():
     """Once the final phase has started powers no longer activate."""
     step("power", lambda old, g, player, card, clause: None if g.state.final_phase else old(g, player, card, clause))
+
+
+@mutant("7.1.1", "7.2.1", "7.2.2")
+def recycle_as_soon_as_the_deck_runs_out():
+    """The pile is recycled as soon as the last deck card is drawn, not when a later draw finds the deck empty."""
+    old = deck.draw
+
+    def draw(g, retry):
+        card = old(g, retry)
+        s = g.state
+        if card is not None and not s.deck and deck.can_recycle(s):
+            deck.perform_recycle(g, Shuffle(tuple(sorted(s.discard[:-1] + s.under))))
+        return card
+    deck.draw = draw
+
+
+@mutant("7.1.5")
+def recycle_turns_the_pile_over():
+    """A recycle turns the pile over into the new deck instead of shuffling it: the pile's bottom card comes first."""
+    _, perform = original("recycle", Shuffle)
+
+    def wrong(g, a):
+        s = g.state
+        perform(g, Shuffle(tuple(s.discard[:-1] + s.under)))
+    answer("recycle", Shuffle, perform=wrong)
+
+
+@mutant("7.2.1", "7.1.8")
+def impossible_recycle_counted():
+    """A draw that finds nothing to recycle still counts as a recycle (ruling R-09: it is not counted)."""
+    old = deck.draw
+
+    def draw(g, retry):
+        s = g.state
+        if not s.deck and not deck.can_recycle(s):
+            s.recycles += 1
+            if s.recycles == g.params.final_phase_recycle:
+                g.rules.start_final_phase(g)
+        return old(g, retry)
+    deck.draw = draw
+
+
+@mutant("7.2.4")
+def final_phase_until_the_round_comes_round():
+    """The final phase only completes the round of turns: the players after the trigger play, up to the
+    round's first player, who does not play again."""
+    def until_first(g):
+        s = g.state
+        out = []
+        for p in s.rivals(s.active_player):
+            if p == s.first:
+                break
+            out.append(p)
+        return out
+    deck.all_but_active = until_first
+
+
+@mutant("7.2.4", "7.2.2")
+def second_recycle_ends_the_round():
+    """The second recycle ends the round with the trigger's turn: nobody plays a last turn."""
+    old = deck.start_final_phase
+
+    def start(g):
+        old(g)
+        s = g.state
+        if s.final_phase and s.bao is None:
+            s.last_turns = []
+    deck.start_final_phase = start
+
+
+@mutant("7.1.7", "7.1.1", "6.9.2")
+def shoebill_recycles_before_drawing():
+    """A Shoebill that finds a single card in the deck recycles first, shuffling that card in with the pile."""
+    def draw(old, g, player, drawn):
+        s = g.state
+        if not drawn and len(s.deck) == 1 and deck.can_recycle(s):
+            s.under.append(s.deck.pop())
+        return old(g, player, drawn)
+    step("shoebill_draw", draw)
+
+
+@mutant("B.6", "2.7.3", "2.7.2")
+def zero_cards_keep_into_an_empty_slot():
+    """A zero-card player may keep the drawn card in one of their empty slots (nothing is replaced or discarded)."""
+    from baobei_ref import zones
+
+    validate, perform = original("drawn", Keep)
+
+    def check(g, a):
+        s = g.state
+        if s.count(a.player) == 0:
+            g.require_player(a)
+            g.require(a.slot in zones.placement_slots(s, a.player), "illegal_target", "no such slot", "B.6")
+        else:
+            validate(g, a)
+
+    def wrong(g, a):
+        s = g.state
+        if s.count(a.player) == 0:
+            card, s.drawn = s.drawn, None
+            zones.add(s, a.player, a.slot, card, by=a.player)
+            g.emit("kept", "2.7.3", player=a.player, slot=a.slot)
+            g.then(TurnEnd())
+        else:
+            perform(g, a)
+    answer("drawn", Keep, validate=check, perform=wrong)
+
+
+@mutant("B.8", "B.2")
+def zero_card_restrictions_last_the_round():
+    """A player who fell to zero cards stays under annex B for the rest of the round, even after a Toco Toucan
+    gives them a card back."""
+    from baobei_ref import zones
+
+    old_remove = zones.remove
+
+    def remove(s, owner, slot, by):
+        card = old_remove(s, owner, slot, by)
+        if s.count(owner) == 0:
+            s.emptied = getattr(s, "emptied", set()) | {owner}
+        return card
+    zones.remove = remove
+
+    def start(old, g):
+        s = g.state
+        if s.active is not None and s.count(s.active) == 0:
+            s.emptied = getattr(s, "emptied", set()) | {s.active}
+        old(g)
+    step("turn_start", start)
+    step("round_start", lambda old, g: (setattr(g.state, "emptied", set()), old(g))[1])
+
+    for kind, action in (("drawn", Keep), ("turn", TakeDiscard)):
+        validate, _ = original(kind, action)
+
+        def check(g, a, validate=validate):
+            validate(g, a)
+            g.require(a.player not in getattr(g.state, "emptied", set()), "no_cards", "annex B", "B.8")
+        answer(kind, action, validate=check)
