@@ -383,3 +383,78 @@ def no_powers_in_last_turns():
 def decisive_round_five_cards_each():
     """Every decisive round deals 5 cards each, whatever the number of tied players."""
     params(decisive_hand_size=dict.fromkeys(defaults().decisive_hand_size, 5))
+
+
+@mutant("4.2.3", "4.2.2")
+def failed_pluck_on_caller_activates_shield():
+    """A rival's failed pluck on a caller's card (shown, then put back in its slot) is the first modification and
+    activates the shield."""
+    from baobei_conform.mutants.patching import resolution
+
+    def fix(g, a, steps):
+        s = g.state
+        if not a.success and s.shield == "armed" and a.player != s.bao and any(t[0] == s.bao for t in a.targets):
+            s.shield_touched = True
+            i = next(i for i, x in enumerate(steps) if x.name == "penalty")
+            steps.insert(i + 1, ShieldCheck())
+        return steps
+    resolution(fix)
+
+
+@mutant("4.2.2", "4.2.6")
+def shield_activates_at_turn_end():
+    """The shield activates only when the turn of the first rival modification ends, so later plucks and powers
+    of that turn may still modify the caller's cards."""
+    step("shield_check", lambda old, g: setattr(g.state, "plucking", None))
+
+    def next_turn(old, g):
+        s = g.state
+        if s.shield_touched:
+            s.shield_touched = False
+            if s.shield == "armed":
+                s.shield = "active"
+        old(g)
+    step("next_turn", next_turn)
+
+
+@mutant("4.2.7", "4.2.2")
+def shield_per_rival():
+    """Each rival may make their own first modification of the caller's cards: the active shield stops only
+    the rivals who already made one."""
+    old_touch = zones._touch
+
+    def touch(s, owner, by):
+        if owner == s.bao and by != s.bao and s.shield in ("armed", "active"):
+            round_, done = s.__dict__.get("modified_by", (s.round, set()))
+            s.__dict__["modified_by"] = (s.round, (done if round_ == s.round else set()) | {by})
+        old_touch(s, owner, by)
+
+    def protected(s, owner, by):
+        round_, done = s.__dict__.get("modified_by", (s.round, set()))
+        done = done if round_ == s.round else set()
+        return s.shield == "active" and owner == s.bao and by != s.bao and (not done or by in done)
+    zones._touch, zones.protected = touch, protected
+
+
+@mutant("4.1.7", "4.1.4")
+def round_ends_before_last_window():
+    """The round ends as soon as the last rival has played their card: nobody may pluck with that last discard
+    and its power is lost."""
+    def last(g):
+        s = g.state
+        return s.bao is not None and not s.final_phase and s.last_turns == []
+
+    step("window", lambda old, g, reference: None if last(g) else old(g, reference))
+    step("discard_power", lambda old, g, card: None if last(g) else old(g, card))
+
+
+@mutant("4.1.1", "5.2.2", "5.2.4")
+def bao_success_below_one_rival():
+    """A BAO succeeds when the caller ends strictly below at least one rival, not below every rival."""
+    old = scoring.bao_score
+
+    def wrong(g, total, rivals):
+        if any(total < t for t in rivals):
+            return (0, "5.2.2") if total >= 0 else (total, "5.2.3")
+        return old(g, total, rivals)
+    scoring.bao_score = wrong

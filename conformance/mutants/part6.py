@@ -493,3 +493,99 @@ def blind_swap_owners_look():
         s.see(s.card_at(a.first), a.first[0])
         s.see(s.card_at(a.second), a.second[0])
     then_also("blind_swap", BlindSwap, extra)
+
+
+_TOCO_CARD_NEVER_MOVED_AGAIN = (
+    "A turn resolves at most one pluck attempt (3.1.10: one per reference; an own-draw pluck ends the drawer's "
+    "choice, a window closes with its attempt), so a turn activates at most two powers, and two only when the "
+    "reference card and the removed card match (6.10.2 - 6.10.6). Besides a Toco Toucan only the Golden Toucan "
+    "matches a Toco Toucan (3.1.8, 3.1.9), and it has no power (6.8.1). So a Toco Toucan's power is followed in its "
+    "turn by no power or by another Toco Toucan's, which adds a new card and moves none: no later power of that turn "
+    "can try to move the added card, and the mark clears when the next turn starts (6.11.1). Only the mark itself "
+    "in the canonical state differs, and no rule reads it.")
+
+
+@mutant("6.11.1", "6.7.1", equivalent=_TOCO_CARD_NEVER_MOVED_AGAIN)
+def toco_added_card_not_moved():
+    """The card a Toco Toucan adds to a rival's zone is not counted as moved by a power (line 268 lists moving,
+    swapping and replacing, not adding), so a later power of the same turn could move it (ruling R-08)."""
+    def draw(old, g, player, rival):
+        before = set(g.state.moved)
+        old(g, player, rival)
+        g.state.moved.intersection_update(before)
+    step("toco_draw", draw)
+
+
+@mutant("6.5.1", "6.6.1")
+def swap_powers_must_include_user():
+    """The blind swap and the Macaw must take one of the two cards from their user's own zone ("you may be one of
+    them" read as "you are one of them")."""
+    old = targets.pairs
+    targets.pairs = lambda g, player, need_movable: [(a, b) for a, b in old(g, player, need_movable)
+                                                     if player in (a[0], b[0])]
+    for kind, action in (("blind_swap", BlindSwap), ("macaw", MacawLook)):
+        validate, _ = original(kind, action)
+
+        def check(g, a, validate=validate):
+            validate(g, a)
+            g.require(a.player in (a.first[0], a.second[0]), "illegal_target", "one card must be the user's", "6.5.1")
+        answer(kind, action, validate=check)
+
+
+@mutant("6.10.2", "6.10.4", "6.1.4")
+def single_pluck_one_power_only():
+    """A successful single own-draw pluck yields one power only, like a double pluck: the drawn reference's when it
+    has one, the removed card's otherwise."""
+    def fix(g, a, steps):
+        if a.success and a.own_draw and len(a.targets) == 1 and g.catalog.power(a.reference):
+            steps = [x for x in steps if not (isinstance(x, Power) and x.clause == "6.10.4")]
+        return steps
+    resolution(fix)
+
+
+@mutant("6.9.6", "6.9.3")
+def shoebill_nothing_without_rival():
+    """A Shoebill that can replace no rival card does nothing at all: its user's own replacement is skipped too."""
+    old = double_replace.options
+
+    def options(g, player):
+        own, rival = old(g, player)
+        return (own, rival) if rival else ([], [])
+    double_replace.options = options
+
+
+@mutant("6.5.1", "6.10.7")
+def blind_swap_optional():
+    """The blind swap is optional like the Macaw's swap: its user may end the turn without swapping (ruling R-11)."""
+    from baobei_ref.actions import EndTurn
+
+    game.ANSWERS[("blind_swap", EndTurn)] = (lambda g, a: g.require_player(a), lambda g, a: None)
+
+
+@mutant("6.1.7", "6.10.6", "3.6.8")
+def double_pluck_power_falls_back():
+    """When the second card removed by a double pluck has no power, the first removed card's power activates
+    instead."""
+    def fix(g, a, steps):
+        if a.success and len(a.targets) == 2 and not g.catalog.power(a.cards[1]):
+            steps = [Power(a.player, a.cards[0], "6.10.6") if isinstance(x, Power) and x.clause == "6.10.6" else x
+                     for x in steps]
+        return steps
+    resolution(fix)
+
+
+@mutant("6.11.1", "6.1.5")
+def placed_this_turn_counts_as_moved():
+    """Any card that entered a zone this turn (a gift, a penalty card, a kept or taken card) counts as moved by a
+    power, so no power may move it that turn."""
+    old_add, old_replace = zones.add, zones.replace
+
+    def add(s, owner, slot, card, by):
+        old_add(s, owner, slot, card, by)
+        s.moved.add(card)
+
+    def replace_(s, owner, slot, card, by):
+        old = old_replace(s, owner, slot, card, by)
+        s.moved.add(card)
+        return old
+    zones.add, zones.replace = add, replace_
