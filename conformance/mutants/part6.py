@@ -414,7 +414,8 @@ def move_limit_blocks_looking():
 
 @mutant("6.11.1")
 def placed_cards_not_counted():
-    """Cards placed by a power (the Shoebill's, the Toco Toucan's) are not counted as moved (ruling R-08)."""
+    """Cards a Shoebill places are not counted as moved (ruling R-08; the Toco Toucan's added card is
+    ``toco_added_card_not_moved``, equivalent)."""
     def put(g, player, target, card):
         s = g.state
         old = zones.replace(s, target[0], target[1], card, by=player)
