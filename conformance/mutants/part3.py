@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from baobei_conform.mutants.patching import answer, claims_excused, mutant, original, placed_seen, resolution, step
 from baobei_ref import cards, game, pluck, zones
 from baobei_ref.actions import Pluck
-from baobei_ref.agenda import GiftOwed, Penalty, Power, Step, Window
+from baobei_ref.agenda import GiftOwed, Penalty, PlaceCard, Power, Step, Window
 from baobei_ref.errors import RuleError
 
 
@@ -418,7 +418,7 @@ def penalty_drawn_before_reference_discarded():
         g.state.drawn = None
         g.state.discard.append(card)
 
-    game.STEPS[LateDiscard] = late
+    game.STEPS[LateDiscard.name] = late
 
     def fix(g, a, steps):
         if not a.success and a.own_draw:
@@ -624,3 +624,203 @@ def window_defensive_pluck_takes_reference():
             s.zones[a.player][a.targets[0][1] - 1] = s.discard.pop(-2)
         return steps
     resolution(fix)
+
+
+@mutant("3.1.10", "3.2.7", "3.2.3")
+def plucked_card_never_a_reference_again():
+    """A card once removed by a pluck is dead as a reference from then on (the "no chain" ban
+    read without its "inmediatamente"): its later normal discard opens no window."""
+    def fix(g, a, steps):
+        if a.success:
+            g.__dict__.setdefault("plucked_cards", set()).update(a.cards)
+        return steps
+    resolution(fix)
+
+    def window(old, g, reference):
+        if reference in g.__dict__.get("plucked_cards", ()):
+            g.emit("window_closed", "3.1.10", reference=reference)
+        else:
+            old(g, reference)
+    step("window", window)
+
+
+@mutant("3.6.9", "3.6.4")
+def double_partial_success():
+    """A double pluck with one matching target removes that one (with its gift) and costs one penalty for the miss."""
+    old = pluck.resolve
+
+    def resolve(g, player, targets, own_draw):
+        s = g.state
+        if len(targets) == 2:
+            ref = s.drawn if own_draw else s.discard[-1]
+            hits = tuple(t for t in targets if g.catalog.matches(ref, s.card_at(t)))
+            if len(hits) == 1:
+                captured: list = []
+                g.then = lambda *steps: captured.extend(steps)
+                try:
+                    old(g, player, hits, own_draw)
+                finally:
+                    del g.then
+                steps = [x for x in captured if not isinstance(x, Power)]
+                at = next((i for i, x in enumerate(steps) if x.name == "end_turn"), len(steps))
+                steps.insert(at, Penalty(player))
+                g.then(*steps)
+                return
+        old(g, player, targets, own_draw)
+    pluck.resolve = resolve
+
+
+@mutant("3.3.7", "3.4.7", "6.1.4")
+def removed_power_to_its_owner():
+    """The power of a card removed by a pluck goes to the player it was removed from, not to the plucker."""
+    def fix(g, a, steps):
+        owner = {card: t[0] for t, card in zip(a.targets, a.cards, strict=True)}
+        return [replace(x, player=owner[x.card]) if isinstance(x, Power) and x.card in owner else x for x in steps]
+    resolution(fix)
+
+
+@mutant("3.4.7", "3.4.4", "3.4.6")
+def own_draw_gift_is_the_drawn_card():
+    """After a successful own-draw pluck of a rival card, the drawn card is what the rival gets, not an own card."""
+    def fix(g, a, steps):
+        if _single_own_draw(a, own=False):
+            s = g.state
+            ref = s.discard.pop(-2)
+            s.zones[a.targets[0][0]][a.targets[0][1] - 1] = ref
+            s.seen[ref] = frozenset({a.player})
+            steps = [x for x in steps if not isinstance(x, GiftOwed)]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.5", "3.6.6")
+def double_window_reference_stays_on_top():
+    """In a window, a double pluck "leaves the reference where it is": on top, the two removed cards under it."""
+    def fix(g, a, steps):
+        if a.success and not a.own_draw and len(a.targets) == 2:
+            d = g.state.discard
+            d.append(d.pop(-3))
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.8")
+def double_power_falls_back_to_first():
+    """When the second card removed by a double pluck has no power, the first card's power activates instead."""
+    def fix(g, a, steps):
+        if a.success and len(a.targets) == 2 and g.catalog.power(a.cards[1]) is None:
+            steps = [replace(x, card=a.cards[0]) if isinstance(x, Power) else x for x in steps]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.4", "3.5.5", "3.5.6")
+def failed_own_draw_card_is_the_penalty():
+    """After a failed own-draw pluck the drawer adds the drawn card face down as the penalty card (no deck draw)."""
+    def fix(g, a, steps):
+        if not a.success and a.own_draw:
+            s = g.state
+            s.discard.pop()
+            s.seen[a.reference] = frozenset({a.player})
+            steps = [PlaceCard(a.player, a.reference, a.player, "3.5.6") if x == Penalty(a.player) else x
+                     for x in steps]
+        return steps
+    resolution(fix)
+
+
+@dataclass(frozen=True, slots=True)
+class DecideDrawn(Step):
+    """The misreading's own step: the drawer is asked again to keep or discard the card they still hold."""
+
+    name = "decide_drawn"
+
+
+@mutant("3.3.6", "3.5.4", "3.2.2")
+def own_draw_pluck_then_keep_or_discard():
+    """An own-draw pluck comes before the keep-or-discard decision, not instead of it: whatever its outcome,
+    the drawer still holds the drawn card and then keeps or discards it."""
+    game.STEPS[DecideDrawn.name] = lambda g: g.ask("drawn", g.state.active)
+
+    def fix(g, a, steps):
+        if a.own_draw:
+            s = g.state
+            s.discard.remove(a.reference)
+            s.seen[a.reference] = frozenset({a.player})
+            s.drawn = a.reference
+            steps = [DecideDrawn() if x.name == "end_turn" else x for x in steps
+                     if not (isinstance(x, Power) and x.card == a.reference)]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.9", "3.6.6", "3.5.2")
+def failed_double_stops_at_first_miss():
+    """A double pluck is revealed target by target and stops at the first miss: when the first target does not
+    match, the second is never shown."""
+    def fix(g, a, steps):
+        if not a.success and len(a.targets) == 2 and not g.catalog.matches(a.reference, a.cards[0]):
+            g.state.seen[a.cards[1]] = a.seen.get(a.cards[1], frozenset())
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.9", "3.5.5")
+def double_failure_penalty_per_miss():
+    """A failed double pluck costs one penalty card per target that does not match (two when both miss)."""
+    def fix(g, a, steps):
+        if not a.success and len(a.targets) == 2 and not any(g.catalog.matches(a.reference, c) for c in a.cards):
+            steps.insert(0, Penalty(a.player))
+        return steps
+    resolution(fix)
+
+
+@mutant("3.4.5", "3.6.7", "2.5.4")
+def gift_placed_like_an_added_card():
+    """A gift is an added card: the rival places it in an empty slot of their choice, not necessarily the one the
+    removed card left."""
+    def give(g, player, own_slot, rival, rival_slot):
+        card = zones.remove(g.state, player, own_slot, by=player)
+        g.emit("gift", "3.4.5", player=player, from_slot=own_slot, rival=rival, slot=rival_slot)
+        g.then(PlaceCard(rival, card, player, "3.4.5"))
+    pluck.give = give
+
+
+@dataclass(frozen=True, slots=True)
+class AskShoebill(Step):
+    """The misreading's own step: ask the Shoebill decision again with the drawn ``cards`` still unused."""
+
+    name = "ask_shoebill"
+    player: int
+    cards: tuple
+
+
+@mutant("3.2.1", "3.2.2", "3.1.3")
+def shoebill_drawn_card_is_a_reference():
+    """A card a Shoebill draws and looks at in secret is "the card you have just drawn and looked at": before
+    using it, the power's user may pluck with it (the first drawn card) as after their own draw."""
+    game.STEPS[AskShoebill.name] = lambda g, player, cards: g.ask("shoebill", player, cards=list(cards))
+
+    def validate(g, a):
+        g.require_player(a)
+        s = g.state
+        active, s.active = s.active, a.player
+        try:
+            pluck.check_claim(g, a.player, a.targets, own_draw=True)
+        finally:
+            s.active = active
+
+    def perform(g, a):
+        s = g.state
+        cards = list(g.decision.data["cards"])
+        active, s.active, s.drawn = s.active, a.player, cards[0]
+        captured: list = []
+        g.then = lambda *steps: captured.extend(steps)
+        try:
+            pluck.resolve(g, a.player, a.targets, own_draw=True)
+        finally:
+            del g.then
+            s.active = active
+        steps = [x for x in captured if x.name != "end_turn" and not (isinstance(x, Power) and x.card == cards[0])]
+        g.then(*steps, AskShoebill(a.player, tuple(cards[1:])))
+
+    game.ANSWERS[("shoebill", Pluck)] = (validate, perform)
