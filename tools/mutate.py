@@ -52,8 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     gaps = unbroken(spec, results) if len(chosen) == len(MUTANTS) else []
     print(f"{figures['mutants_killed']} of {figures['mutants']} mutants killed by {len(scenarios)} scenarios "
           f"({figures['mutation_score']:.2%}) in {time.perf_counter() - start:.1f} s")
+    crashes = {r.mutant.name: r.crashed_in for r in results}
     for name in figures["survivors"]:
         print(f"survivor: {name} ({', '.join(MUTANTS[name].clauses)}): {MUTANTS[name].doc}")
+        if crashes[name]:
+            sid, error = crashes[name][0]
+            print(f"  it only made the reference raise, in {len(crashes[name])} scenarios (no kill: a bug of the "
+                  f"mutant?), first {sid}: {error}")
     for name, why in figures["equivalent"].items():
         print(f"equivalent: {name}: {why}")
     for cid in gaps:

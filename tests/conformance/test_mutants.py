@@ -11,8 +11,10 @@ import pytest
 from baobei_conform.harness import Selection, load_suite
 from baobei_conform.mutants import MUTANTS, applied
 from baobei_conform.mutants.coverage import ALONE, by_clause, markdown, unbroken
+from baobei_conform.mutants.patching import Mutant, step
 from baobei_conform.mutants.run import MutantResult, run_mutants, summary
 from baobei_ref import cards, game
+from baobei_ref.agenda import Window
 from baobei_spec import default_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +73,43 @@ def test_a_survivor_is_listed(suite):
     assert scenarios
     figures = summary(run_mutants([MUTANTS["bao_no_minimum"]], scenarios))
     assert figures["survivors"] == ["bao_no_minimum"] and figures["mutants_killed"] == 0
+
+
+WINDOWS = ("turn-direct-discard-power-waits-for-the-window", "turn-take-discard-window-rival-double-pluck")
+
+
+def window_scenarios(suite):
+    """Scenarios that open a reaction window (their ids checked, so the tests below cannot run on nothing)."""
+    chosen = [s for s in suite if s.id in WINDOWS]
+    assert len(chosen) == len(WINDOWS)
+    return chosen
+
+
+def test_a_mutant_that_only_makes_the_reference_raise_is_no_kill(suite, capsys, monkeypatch):
+    """A patch that breaks the reference instead of misreading a rule (the wrongly keyed step once registered by
+    penalty_drawn_before_reference_discarded) makes scenarios error, not fail: no check caught anything."""
+    def broken():
+        step("window", lambda old, g, reference: {}[reference])
+    mutant = Mutant("raises_in_windows", "Raises a KeyError in every window.", ("3.2.3",), broken)
+    [result] = run_mutants([mutant], window_scenarios(suite))
+    assert result.status == "survived" and result.killed_by == []
+    assert [sid for sid, _ in result.crashed_in] == sorted(WINDOWS, key=[s.id for s in suite].index)
+    assert all("the engine raised KeyError" in error for _, error in result.crashed_in)
+    assert summary([result])["survivors"] == ["raises_in_windows"]
+    assert result.to_json()["crashed_in"][0]["error"].startswith("the engine raised KeyError")
+    monkeypatch.setitem(MUTANTS, mutant.name, mutant)
+    monkeypatch.setattr(mutate, "load_suite", lambda paths, selection: (window_scenarios(suite), []))
+    assert mutate.main(["-k", "raises_in_windows"]) == 1
+    assert "it only made the reference raise, in 2 scenarios" in capsys.readouterr().out
+
+
+def test_a_mutant_that_loops_is_killed(suite):
+    def loops():
+        step("window", lambda old, g, reference: g.state.agenda.append(Window(reference)))
+    [result] = run_mutants([Mutant("window_forever", "Opens the window again and again.", ("3.2.3",), loops)],
+                           window_scenarios(suite))
+    assert result.status == "killed" and result.crashed_in == []
+    assert result.killed_by == [s.id for s in window_scenarios(suite)]
 
 
 def test_the_tool_writes_table_and_json(tmp_path, capsys):
