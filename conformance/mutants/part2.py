@@ -475,3 +475,31 @@ def turn_may_be_passed():
     def perform(g, a):
         g.then(TurnEnd())
     game.ANSWERS[("turn", EndTurn)] = (lambda g, a: g.require_player(a), perform)
+
+
+# Round 2: game flow
+@mutant("2.4.1")
+def next_round_tie_lowest_seat():
+    """A tie for the most points of the last round: the lowest seat number starts the next round, not the tied
+    player earliest in the last round's turn order."""
+    from baobei_ref import scoring
+
+    def wrong(g, scores):
+        s = g.state
+        high = max(scores.values())
+        s.first = min(p for p, v in scores.items() if v == high)
+        s.round += 1
+        g.emit("next_round", "2.4.1", also=("5.3.2",), first=s.first)
+        g.then(RoundStart())
+    scoring.next_round = wrong
+
+
+@mutant("2.1.1", "2.2.1")
+def knowledge_carries_into_next_round():
+    """Players still know, after the next round's face-down deal, the cards they had seen in the last round (their
+    memory of cards is not cleared by the new shuffle)."""
+    def start(old, g):
+        seen = dict(g.state.seen)
+        old(g)
+        g.state.seen = seen
+    step("round_start", start)

@@ -458,3 +458,124 @@ def bao_success_below_one_rival():
             return (0, "5.2.2") if total >= 0 else (total, "5.2.3")
         return old(g, total, rivals)
     scoring.bao_score = wrong
+
+
+# Round 2: game flow
+@mutant("4.1.4", "2.4.1")
+def bao_last_turns_from_round_first_player():
+    """After BAO the rivals' last turns follow the round's turn order from its first player (the caller left out),
+    not clockwise on from the caller."""
+    def extra(g, a):
+        s = g.state
+        s.last_turns = [p for p in [s.first] + s.rivals(s.first) if p != a.player]
+    then_also("end_turn", CallBao, extra)
+
+
+@mutant("4.1.4", "B.1")
+def zero_card_rival_no_bao_last_turn():
+    """After BAO a rival left with zero cards plays no last turn: only rivals holding cards are owed one."""
+    def next_turn(old, g):
+        s = g.state
+        if s.bao is not None and not s.final_phase and s.last_turns:
+            s.last_turns = [p for p in s.last_turns if s.count(p)]
+        old(g)
+    step("next_turn", next_turn)
+
+
+@mutant("4.1.4", "7.2.4", "4.1.7")
+def final_phase_cuts_bao_last_turns():
+    """A second recycle during BAO's last turns ends the round with the current turn: the rivals still owed a
+    last turn lose it (ruling R-05: they still play it)."""
+    from baobei_ref import deck
+
+    old = deck.start_final_phase
+
+    def start(g):
+        old(g)
+        s = g.state
+        if s.bao is not None and s.final_phase:
+            s.last_turns = []
+    deck.start_final_phase = start
+
+
+@mutant("4.1.3")
+def bao_once_per_game():
+    """Once a BAO has been called, nobody may call BAO again for the rest of the game ("that round" read as the
+    game)."""
+    old_allowed = bao.bao_allowed
+
+    def score(old, g):
+        if g.state.bao is not None:
+            g.state.__dict__["bao_in_game"] = True
+        old(g)
+    step("score_round", score)
+    bao.bao_allowed = lambda g: old_allowed(g) and not g.state.__dict__.get("bao_in_game")
+
+
+@mutant("5.3.2")
+def game_ends_when_everyone_reaches_threshold():
+    """The game ends only when every player's cumulative score has reached the threshold, not at least one."""
+    def score(old, g):
+        s = g.state
+        if s.decisive:
+            return old(g)
+        real_end = scoring._game_end
+
+        def end(g, totals, clause):
+            if min(totals.values()) >= g.params.threshold[s.seats]:
+                real_end(g, totals, clause)
+            else:
+                g.rules.next_round(g, s.round_scores)
+        scoring._game_end = end
+        try:
+            old(g)
+        finally:
+            scoring._game_end = real_end
+    step("score_round", score)
+
+
+@mutant("5.4.1", "5.3.3")
+def tie_for_win_game_goes_on():
+    """A tie for the lowest cumulative score at game end is no game end: everyone plays on in normal rounds until
+    one player alone has the lowest total."""
+    old = scoring._game_end
+
+    def end(g, totals, clause):
+        if not g.state.decisive and len(scoring._lowest(totals)) > 1:
+            g.rules.next_round(g, g.state.round_scores)
+        else:
+            old(g, totals, clause)
+    scoring._game_end = end
+
+
+@mutant("5.4.1", "2.4.1")
+def decisive_first_player_by_last_round():
+    """A decisive round is started, like any later round, by the tied player who scored most in the last round
+    (ties: earlier in its turn order), not by a player chosen at random."""
+    old = scoring._game_end
+
+    def end(g, totals, clause):
+        s = g.state
+        order = [s.first] + s.rivals(s.first)
+        last = dict(s.round_scores or {})
+        old(g, totals, clause)
+        if s.decisive and s.first is None and s.winner is None:
+            tied = [p for p in order if p in s.players]
+            high = max(last[p] for p in tied)
+            s.first = next(p for p in tied if last[p] == high)
+    scoring._game_end = end
+
+
+@mutant("5.4.1")
+def decisive_tie_not_replayed():
+    """A new tie in a decisive round is not replayed: the tied player earliest in its turn order wins."""
+    def after(g, scores):
+        best = scoring._lowest(scores)
+        if len(best) > 1:
+            s = g.state
+            s.winner = next(p for p in [s.first] + s.rivals(s.first) if p in best)
+            g.emit("game_over", "5.4.1", also=("5.3.2",), winner=s.winner)
+            g.ask("game_over", None, winner=s.winner)
+        else:
+            scoring._game_end(g, scores, "5.4.1")
+    scoring._after_decisive_round = after

@@ -463,3 +463,30 @@ def zero_card_restrictions_last_the_round():
             validate(g, a)
             g.require(a.player not in getattr(g.state, "emptied", set()), "no_cards", "annex B", "B.8")
         answer(kind, action, validate=check)
+
+
+# Round 2: game flow
+@mutant("7.2.6", "7.2.5", "7.2.4")
+def final_phase_round_ends_before_last_window():
+    """In the final phase the round ends as soon as the last player has played their card: nobody may pluck with
+    that last discard and its power is lost."""
+    def last(g):
+        s = g.state
+        return s.final_phase and s.last_turns == []
+
+    step("window", lambda old, g, reference: None if last(g) else old(g, reference))
+    step("discard_power", lambda old, g, card: None if last(g) else old(g, card))
+
+
+@mutant("B.1", "4.1.7", "7.2.6")
+def zero_cards_end_the_round():
+    """A player left with zero cards ends the round: it is scored as soon as the current turn is over."""
+    from baobei_ref.agenda import ScoreRound
+
+    def next_turn(old, g):
+        s = g.state
+        if any(s.count(p) == 0 for p in s.players):
+            g.then(ScoreRound())
+            return
+        old(g)
+    step("next_turn", next_turn)
