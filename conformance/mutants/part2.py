@@ -503,3 +503,17 @@ def knowledge_carries_into_next_round():
         old(g)
         g.state.seen = seen
     step("round_start", start)
+
+
+# Round 2: views
+@mutant("2.8.3", "2.6.3")
+def taken_card_known_only_to_taker():
+    """The card taken from the discard is placed face down, so only the taker still knows it; the others forget
+    the card they all saw face up."""
+    _, perform = original("turn", TakeDiscard)
+
+    def wrong(g, a):
+        card = g.state.discard[-1]
+        perform(g, a)
+        g.state.seen[card] = frozenset({a.player})
+    answer("turn", TakeDiscard, perform=wrong)

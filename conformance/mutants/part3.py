@@ -824,3 +824,38 @@ def shoebill_drawn_card_is_a_reference():
         g.then(*steps, AskShoebill(a.player, tuple(cards[1:])))
 
     game.ANSWERS[("shoebill", Pluck)] = (validate, perform)
+
+
+# Round 2: views
+@mutant("3.4.5", "3.4.4")
+def gift_known_only_to_giver():
+    """A gift is handed over face down: only the giver (when they had seen it) still knows the card; what the
+    other players knew of it, its receiver included, is lost."""
+    old = pluck.give
+
+    def give(g, player, own_slot, rival, rival_slot):
+        s = g.state
+        card = s.card_in((player, own_slot))
+        old(g, player, own_slot, rival, rival_slot)
+        s.seen[card] = s.seen.get(card, frozenset()) & {player}
+    pluck.give = give
+
+
+@mutant("3.4.5", "3.5.6", "6.7.2")
+def removed_slot_knowledge_passes_to_added_card():
+    """Knowledge is kept per slot and not cleared when a card leaves it: a card that later fills a slot emptied
+    by a removal (a gift, a penalty card, a Toco Toucan's card) is known to whoever knew the removed card."""
+    old_remove, old_add = zones.remove, zones.add
+
+    def remove(s, owner, slot, by):
+        before = s.seen.get(s.card_in((owner, slot)), frozenset())
+        card = old_remove(s, owner, slot, by)
+        s.__dict__.setdefault("slot_knowers", {})[(owner, slot)] = before
+        return card
+
+    def add(s, owner, slot, card, by):
+        old_add(s, owner, slot, card, by)
+        knowers = s.__dict__.get("slot_knowers", {}).pop((owner, slot), frozenset())
+        if knowers:
+            s.see(card, *knowers)
+    zones.remove, zones.add = remove, add

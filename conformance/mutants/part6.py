@@ -590,3 +590,75 @@ def placed_this_turn_counts_as_moved():
         s.moved.add(card)
         return old
     zones.add, zones.replace = add, replace_
+
+
+# Round 2: views
+@mutant("6.9.2", "6.9.4")
+def shoebill_rival_card_forgotten():
+    """The Shoebill's user keeps no knowledge of the drawn card it puts into a rival's zone, only of the one that
+    replaces their own card."""
+    old = double_replace.put
+
+    def put(g, player, target, card):
+        old(g, player, target, card)
+        if target[0] != player:
+            g.state.seen[card] = g.state.seen.get(card, frozenset()) - {player}
+    double_replace.put = put
+
+
+@mutant("6.9.4", "6.9.5", "2.5.3")
+def shoebill_replaced_slot_knowledge_kept():
+    """Players who knew a card the Shoebill replaces know the new card in its slot: the old card is slid away
+    unshown, so their memory of the slot is kept."""
+    old = double_replace.put
+
+    def put(g, player, target, card):
+        s = g.state
+        knowers = s.seen.get(s.card_in(target), frozenset())
+        old(g, player, target, card)
+        if knowers:
+            s.see(card, *knowers)
+    double_replace.put = put
+
+
+@mutant("6.5.1", "6.5.2")
+def blind_swap_user_forgets():
+    """The blind swap's user loses track of the two cards, even one they had seen: the swap is made "without
+    looking" at them."""
+    def extra(g, a):
+        s = g.state
+        for t in (a.first, a.second):
+            card = s.card_in(t)
+            s.seen[card] = s.seen.get(card, frozenset()) - {a.player}
+    then_also("blind_swap", BlindSwap, extra)
+
+
+@mutant("6.6.1", "6.5.2")
+def macaw_swap_decision_secret():
+    """The Macaw's user decides in secret whether to swap, so the other players cannot tell whether the cards
+    moved and lose track of both, whether they were swapped or left."""
+    _, perform = original("macaw_swap", MacawSwap)
+
+    def wrong(g, a):
+        s = g.state
+        d = s.pending.data
+        cards = [s.card_in((d["first"][0], d["first"][1])), s.card_in((d["second"][0], d["second"][1]))]
+        perform(g, a)
+        for card in cards:
+            s.seen[card] = s.seen.get(card, frozenset()) & {a.player}
+    answer("macaw_swap", MacawSwap, perform=wrong)
+
+
+@mutant("6.4.1")
+def brown_pelican_show_forgotten():
+    """The Brown Pelican shows the card only "briefly": nobody remembers it afterwards (what was known of it
+    before stays known)."""
+    _, perform = original("brown_pelican", ShowCard)
+
+    def wrong(g, a):
+        s = g.state
+        card = s.card_in(a.target)
+        before = s.seen.get(card, frozenset())
+        perform(g, a)
+        s.seen[card] = before
+    answer("brown_pelican", ShowCard, perform=wrong)

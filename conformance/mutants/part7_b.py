@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from baobei_conform.mutants.patching import answer, mutant, original, params, step
+from baobei_conform.mutants.patching import answer, mutant, original, params, step, then_also
 from baobei_ref import deck, turn
 from baobei_ref.actions import Draw, Keep, Shuffle, TakeDiscard
 from baobei_ref.agenda import NextTurn, ShieldCheck, TurnEnd
@@ -490,3 +490,33 @@ def zero_cards_end_the_round():
             return
         old(g)
     step("next_turn", next_turn)
+
+
+# Round 2: views
+@mutant("7.1.2", "7.1.5", "3.5.9")
+def recycle_forgets_the_top_card():
+    """A recycle makes every card of the discard pile unknown again, the top card left face up included, so a
+    player who then takes it is the only one to know it."""
+    _, perform = original("recycle", Shuffle)
+
+    def wrong(g, a):
+        s = g.state
+        top = s.discard[-1]
+        perform(g, a)
+        s.seen.pop(top, None)
+    answer("recycle", Shuffle, perform=wrong)
+    then_also("turn", TakeDiscard, lambda g, a: g.state.see(g.state.card_in((a.player, a.slot)), a.player))
+
+
+@mutant("7.1.5", "7.1.4")
+def recycle_under_cards_still_known():
+    """A recycle makes the pile's cards unknown, but not the cards slid face down under it, which were never
+    shown: whoever knew one of them still knows it in the new deck and wherever it goes next."""
+    _, perform = original("recycle", Shuffle)
+
+    def wrong(g, a):
+        s = g.state
+        seen = {c: s.seen[c] for c in s.under if s.seen.get(c)}
+        perform(g, a)
+        s.seen.update(seen)
+    answer("recycle", Shuffle, perform=wrong)
