@@ -36,6 +36,8 @@ def step_score_round(g: Game) -> None:
         g.emit("bao_void", "7.2.6", ruling="R-05", player=s.bao)
     s.round_scores = scores
     s.round_zones = {p: list(s.zones[p]) for p in s.players}  # the table as the round ended, before a deal clears it
+    for card in (c for zone in s.round_zones.values() for c in zone if c is not None):
+        s.show_all(card)  # 5.1.1: everyone shows the cards they have left
     g.emit("round_scored", "5.1.1", also=("5.2.1", "5.3.1") + (("B.1",) if 0 in map(s.count, s.players) else ()),
            totals=_keyed(totals), scores=_keyed(scores))
     if s.decisive:

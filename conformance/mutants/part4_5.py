@@ -579,3 +579,13 @@ def decisive_tie_not_replayed():
         else:
             scoring._game_end(g, scores, "5.4.1")
     scoring._after_decisive_round = after
+
+
+@mutant("5.1.1")
+def round_end_reveals_nothing():
+    """The cards left at the end of a round are counted but never shown: every player's view keeps them hidden."""
+    def score(old, g):
+        seen = dict(g.state.seen)
+        old(g)
+        g.state.seen = seen
+    step("score_round", score)
