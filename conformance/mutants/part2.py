@@ -517,3 +517,18 @@ def taken_card_known_only_to_taker():
         perform(g, a)
         g.state.seen[card] = frozenset({a.player})
     answer("turn", TakeDiscard, perform=wrong)
+
+
+# Round 2: refusals
+@mutant("2.2.1")
+def initial_peek_same_slot_twice():
+    """The initial peek may name the same slot twice (one card looked at twice counts as the two cards)."""
+    validate, _ = original("initial_peek", InitialPeek)
+
+    def check(g, a):
+        if isinstance(a.slots, tuple) and len(a.slots) == 2 and a.slots[0] == a.slots[1]:
+            g.require_player(a)
+            g.check_target((a.player, a.slots[0]), "2.2.1")
+            return
+        validate(g, a)
+    answer("initial_peek", InitialPeek, validate=check)

@@ -859,3 +859,123 @@ def removed_slot_knowledge_passes_to_added_card():
         if knowers:
             s.see(card, *knowers)
     zones.remove, zones.add = remove, add
+
+
+# Round 2: refusals
+_TARGET_REFUSALS = ("illegal_target", "shielded", "no_cards")  # a named card that cannot be a target (3.2.6, R-10)
+
+
+def _window_without(exclude) -> None:
+    """The reaction window leaves out the players ``exclude(g, player)`` names (no window when none is left)."""
+    def window(old, g, reference):
+        old(g, reference)
+        p, s = g.state.pending, g.state
+        if p is not None and p.kind == "window":
+            players = tuple(x for x in p.players if not exclude(g, x))
+            if players and any(s.count(x) for x in players):
+                g.ask("window", None, players, **p.data)
+            else:
+                s.pending = None
+                g.emit("window_closed", "B.3", reference=reference)
+    step("window", window)
+
+
+@mutant("3.2.3", "4.1.4", "4.1.6")
+def finished_rivals_may_not_pluck():
+    """After BAO, a rival who has already played their last turn is out of the round and may no longer pluck (line
+    157 read as keeping that right for the caller alone)."""
+    def done(g, x):
+        s = g.state
+        return s.bao is not None and s.last_turns is not None and x != s.bao and x not in s.last_turns
+    _window_without(done)
+
+
+@mutant("3.2.4", "3.2.6", "3.2.2")
+def invalid_claim_binds_the_claimant():
+    """A claim naming a card that cannot be a target still fixes the claimant's designation ("once pointed, you may
+    not change target", line 85): that player may make no other claim on this reference (ruling R-10)."""
+    import weakref
+
+    barred: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game -> (the decision, players who pointed)
+    for kind in ("drawn", "window"):
+        validate, _ = original(kind, Pluck)
+
+        def check(g, a, validate=validate):
+            seen = barred.get(g)
+            if seen is None or seen[0] is not g.state.pending:
+                seen = barred[g] = (g.state.pending, set())
+            try:
+                validate(g, a)
+            except RuleError as exc:
+                if exc.code in _TARGET_REFUSALS:
+                    seen[1].add(a.player)
+                raise
+            g.require(a.player not in seen[1], "not_your_decision", "this player already pointed at a card", "3.2.4")
+        answer(kind, Pluck, validate=check)
+
+
+@mutant("3.2.6", "3.2.5", "3.1.10")
+def invalid_claim_closes_the_window():
+    """A claim naming a card that cannot be a target uses up the reference: the window closes, without a penalty,
+    and nobody may pluck with that discard any more."""
+    for action in (Pluck, pluck.SimultaneousPlucks):
+        validate, perform = original("window", action)
+
+        def check(g, a, validate=validate):
+            try:
+                validate(g, a)
+            except RuleError as exc:
+                if exc.code not in _TARGET_REFUSALS:
+                    raise
+                g.state.void_claim = True
+
+        def act(g, a, perform=perform):
+            if getattr(g.state, "void_claim", False):
+                g.state.void_claim = False
+                g.emit("window_closed", "3.2.3", reference=g.decision.data["reference"])
+            else:
+                perform(g, a)
+        answer("window", action, validate=check, perform=act)
+
+
+@mutant("3.2.5")
+def simultaneous_lowest_seat_wins():
+    """Of simultaneous claims, the lowest-numbered seat wins ("clockwise" counted from seat 0, not from the active
+    player)."""
+    def perform(g, a):
+        winner = min(pluck._valid_claims(g, a.claims), key=lambda c: c.player)
+        pluck.resolve(g, winner.player, winner.targets, own_draw=False)
+    answer("window", pluck.SimultaneousPlucks, perform=perform)
+
+
+@mutant("3.6.2", "3.2.8")
+def double_pluck_two_players():
+    """The two targets of a double pluck must belong to two different players, like the two cards of a swap."""
+    _claim_check(lambda g, p, t, own: g.require(len(t) == 1 or t[0][0] != t[1][0], "illegal_target",
+                                                "two different players", "3.6.2"))
+
+
+@mutant("3.5.8", "6.7.2", "3.2.4")
+def added_card_cannot_be_plucked():
+    """A penalty card or a card a Toco Toucan adds "allows no pluck" (lines 129, 238): it may never be a pluck
+    target, for the rest of the round."""
+    def place(old, g, owner, card, by, why):
+        if why in ("3.5.6", "6.7.1"):
+            g.state.unpluckable = getattr(g.state, "unpluckable", frozenset()) | {card}
+        old(g, owner, card, by, why)
+    step("place", place)
+    step("round_start", lambda old, g: (setattr(g.state, "unpluckable", frozenset()), old(g))[1])
+    _claim_check(lambda g, p, t, own: g.require(
+        not any(g.state.card_at(x) in getattr(g.state, "unpluckable", ()) for x in t),
+        "illegal_target", "an added card allows no pluck", "3.5.8"))
+
+
+@mutant("3.4.1", "3.6.3", "3.2.6")
+def no_gift_card_is_an_illegal_target():
+    """A rival's card named without an own card left to give is "a card that cannot be a target" (line 89): refused
+    with illegal_target instead of no_cards."""
+    def excuse(g, player, exc):
+        if exc.code == "no_cards":
+            raise RuleError("illegal_target", exc.message, exc.clause)
+        return False
+    claims_excused(excuse)

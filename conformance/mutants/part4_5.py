@@ -589,3 +589,29 @@ def round_end_reveals_nothing():
         old(g)
         g.state.seen = seen
     step("score_round", score)
+
+
+# Round 2: refusals
+@mutant("4.2.7", "3.2.2", "3.4.2")
+def shield_only_against_window_plucks():
+    """The shield stops rivals' plucks in a reaction window only: a rival who draws in their last turn may still
+    pluck the caller's cards with the drawn card."""
+    from baobei_conform.mutants.patching import claims_excused
+
+    claims_excused(lambda g, player, exc: exc.code == "shielded" and g.decision.kind == "drawn")
+
+
+@mutant("4.2.7", "6.7.2", "B.8")
+def shield_spares_a_caller_without_cards():
+    """A BAO caller with zero cards has no card for the shield to protect, so a rival's Toco Toucan may still give
+    them one ("the only way" back for a zero-card player, lines 238 and 303)."""
+    old = zones.protected
+    zones.protected = lambda s, owner, by: old(s, owner, by) and s.count(owner) > 0
+
+
+@mutant("4.1.2", "4.1.3")
+def any_player_calls_bao_at_turn_end():
+    """At the end of a turn any player may call BAO ("at the end of a turn"), not only the player whose turn it
+    was; the caller's rivals then play their last turns."""
+    answer("end_turn", CallBao, validate=lambda g, a: g.require(a.player in g.state.players, "not_your_decision",
+                                                                 "not at the table", "4.1.2"))

@@ -662,3 +662,16 @@ def brown_pelican_show_forgotten():
         perform(g, a)
         s.seen[card] = before
     answer("brown_pelican", ShowCard, perform=wrong)
+
+
+# Round 2: refusals
+@mutant("6.6.2", "4.2.7", "6.11.1")
+def macaw_may_swap_what_it_saw():
+    """The Macaw may swap the two cards it looked at whatever they are, shielded or already moved ones included."""
+    def look(g, a):
+        s = g.state
+        s.see(g.check_target(a.first, "6.6.1"), a.player)
+        s.see(g.check_target(a.second, "6.6.1"), a.player)
+        g.emit("peeked", "6.6.1", player=a.player, target=list(a.first), second=list(a.second))
+        g.ask("macaw_swap", a.player, first=list(a.first), second=list(a.second))
+    answer("macaw", MacawLook, perform=look)
