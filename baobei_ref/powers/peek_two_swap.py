@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from baobei_ref import zones
 from baobei_ref.actions import Action, Target
 from baobei_ref.agenda import ShieldCheck
 from baobei_ref.powers import targets
@@ -44,8 +45,9 @@ def perform_macaw_look(g: Game, a: MacawLook) -> None:
     g.emit("peeked", "6.6.1", player=a.player, target=list(a.first), second=list(a.second))
     if g.rules.movable(g, a.first, a.player) and g.rules.movable(g, a.second, a.player):
         g.ask("macaw_swap", a.player, first=list(a.first), second=list(a.second))
-    else:
-        g.emit("swap_impossible", "4.2.7", ruling="R-12", player=a.player)
+    else:  # a shielded card (4.2.7), else one a power already moved this turn (6.11.1)
+        shielded = any(zones.protected(s, t[0], a.player) for t in (a.first, a.second))
+        g.emit("swap_impossible", "4.2.7" if shielded else "6.11.1", ruling="R-12", player=a.player)
         g.then(ShieldCheck())
 
 
