@@ -615,3 +615,18 @@ def any_player_calls_bao_at_turn_end():
     was; the caller's rivals then play their last turns."""
     answer("end_turn", CallBao, validate=lambda g, a: g.require(a.player in g.state.players, "not_your_decision",
                                                                  "not at the table", "4.1.2"))
+
+
+# Round 3: power combos
+@mutant("4.2.2", "4.2.7", "6.10.7")
+def power_modification_shields_after_the_last_power():
+    """A rival's power that makes the first modification of the caller's cards activates the shield only once
+    every power of that turn has resolved (the turn's powers read as one action), so a later power of the same
+    turn may still modify the caller's cards."""
+    def check(old, g):
+        s = g.state
+        if s.plucking is None and s.shield_touched and s.shield == "armed" \
+                and any(x.name in ("power", "discard_power") for x in s.agenda):
+            return  # the modification stays pending until the last power's check
+        old(g)
+    step("shield_check", check)

@@ -17,7 +17,7 @@ from baobei_conform.mutants.patching import (
 )
 from baobei_ref import cards, game, powers, zones
 from baobei_ref.actions import Gift
-from baobei_ref.agenda import DiscardPower, Power, Window
+from baobei_ref.agenda import DiscardPower, Power, ShieldCheck, TocoDraw, Window
 from baobei_ref.powers import add_to_rival, double_replace, targets
 from baobei_ref.powers.add_to_rival import TocoAdd
 from baobei_ref.powers.blind_swap import BlindSwap
@@ -675,3 +675,135 @@ def macaw_may_swap_what_it_saw():
         g.emit("peeked", "6.6.1", player=a.player, target=list(a.first), second=list(a.second))
         g.ask("macaw_swap", a.player, first=list(a.first), second=list(a.second))
     answer("macaw", MacawLook, perform=look)
+
+
+# Round 3: power combos
+def _movers(s) -> dict:
+    """card -> the player whose power moved it this turn (kept beside the state by the mutants below)."""
+    return s.__dict__.setdefault("movers", {})
+
+
+@mutant("6.11.1")
+def move_limit_per_user():
+    """The per-turn limit binds only the player whose power moved the card: another player's power (a window
+    plucker's, then the active player's discard power) may move it again in the same turn."""
+    old_swap, old_put = targets.swap_cards, double_replace.put
+
+    def swap(g, player, first, second, clause):
+        for t in (first, second):
+            if g.state.card_at(t) is not None:
+                _movers(g.state)[g.state.card_at(t)] = player
+        old_swap(g, player, first, second, clause)
+
+    def put(g, player, target, card):
+        old_put(g, player, target, card)
+        _movers(g.state)[card] = player
+
+    def locked(g, target, player):
+        card = g.state.card_at(target)
+        return card in g.state.moved and _movers(g.state).get(card, player) == player
+
+    def movable(g, target, player):
+        return not zones.protected(g.state, target[0], player) and not locked(g, target, player)
+
+    def check_movable(g, player, targets_, clause):
+        for t in targets_:
+            g.require(not zones.protected(g.state, t[0], player), "shielded", f"player {t[0]}'s cards are shielded",
+                      "4.2.7")
+            g.require(not locked(g, t, player), "moved_by_power_this_turn", "already moved by your power", "6.11.1")
+
+    def options(g, player):
+        s = g.state
+        return ([slot for slot in s.own_slots(player) if not locked(g, (player, slot), player)],
+                [(r, slot) for r in s.rivals(player) for slot in s.own_slots(r) if movable(g, (r, slot), player)])
+    targets.swap_cards, double_replace.put = swap, put
+    targets.movable, targets.check_movable, double_replace.options = movable, check_movable, options
+
+
+@mutant("6.11.1", "6.10.2")
+def move_limit_per_power():
+    """The per-turn limit holds only within one power: each power of the turn starts afresh, so the removed card's
+    power may move again a card the drawn reference's power moved ("acciones diferentes" not read)."""
+    def power(old, g, player, card, clause):
+        g.state.moved.clear()
+        old(g, player, card, clause)
+    step("power", power)
+
+
+@mutant("6.10.6", "3.6.8", "6.1.2")
+def double_pluck_cancels_discard_power():
+    """A successful double pluck in a window yields the only power of the turn: the active player's direct-discard
+    power is lost ("solo puede activar un poder" read for the whole turn)."""
+    def fix(g, a, steps):
+        s = g.state
+        if a.success and len(a.targets) == 2 and not a.own_draw and DiscardPower(a.reference) in s.agenda:
+            s.agenda.remove(DiscardPower(a.reference))
+        return steps
+    resolution(fix)
+
+
+@mutant("6.1.1", "6.1.6", "3.5.5")
+def discard_power_before_failed_claim_penalty():
+    """After a failed claim in the window, the active player's direct-discard power resolves at once, before the
+    claimant has drawn and placed the penalty card."""
+    def fix(g, a, steps):
+        s = g.state
+        if not a.success and not a.own_draw and DiscardPower(a.reference) in s.agenda:
+            s.agenda.remove(DiscardPower(a.reference))
+            steps.insert(0, DiscardPower(a.reference))
+        return steps
+    resolution(fix)
+
+
+@mutant("6.1.2", "3.1.10")
+def failed_claim_uses_up_discard_power():
+    """A failed claim in the window uses up the direct discard with its power ("one attempt per reference"): the
+    active player's power is lost."""
+    def fix(g, a, steps):
+        s = g.state
+        if not a.success and not a.own_draw and DiscardPower(a.reference) in s.agenda:
+            s.agenda.remove(DiscardPower(a.reference))
+        return steps
+    resolution(fix)
+
+
+@mutant("6.10.7", "6.9.6", "7.1.8")
+def shoebill_needs_two_cards():
+    """A Shoebill that can draw only one card (deck empty, nothing to recycle) has no effect at all: "draw the top
+    two cards" is impossible, so the one card drawn is slid under the pile unused."""
+    def draw(old, g, player, drawn):
+        if len(drawn) == 2 and None in drawn:
+            cards_ = [c for c in drawn if c is not None]
+            g.state.under.extend(cards_)
+            g.emit("power_without_effect", "6.9.6", player=player, power="double_replace", slid_under=len(cards_))
+            g.then(ShieldCheck())
+            return
+        old(g, player, drawn)
+    step("shoebill_draw", draw)
+
+
+@mutant("6.6.2", "6.10.7")
+def macaw_without_pair_peeks_one():
+    """A Macaw that finds no two cards of two players does what is possible (6.10.7): its user looks at one card,
+    as with a White Pelican."""
+    def power(old, g, player, card, clause):
+        if g.catalog.power(card) == "peek_two_swap" and not targets.pairs(g, player, need_movable=False) \
+                and targets.hidden_cards(g.state):
+            g.emit("power", clause, player=player, card=card, power="peek_two_swap")
+            g.ask("white_pelican", player)
+            return
+        old(g, player, card, clause)
+    step("power", power)
+
+
+@mutant("6.10.7", "6.7.1")
+def toco_falls_back_on_user():
+    """A Toco Toucan that may target no rival (all shielded) still draws its card, which goes to its user's own
+    zone: the drawn card has to go somewhere."""
+    def power(old, g, player, card, clause):
+        if g.catalog.power(card) == "add_to_rival" and not add_to_rival.rivals(g.state, player):
+            g.emit("power", clause, player=player, card=card, power="add_to_rival")
+            g.then(TocoDraw(player, player))
+            return
+        old(g, player, card, clause)
+    step("power", power)

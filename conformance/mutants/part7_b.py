@@ -520,3 +520,46 @@ def recycle_under_cards_still_known():
         perform(g, a)
         s.seen.update(seen)
     answer("recycle", Shuffle, perform=wrong)
+
+
+# Round 3: power combos
+@mutant("7.2.5", "7.2.3", "7.1.7")
+def shield_outlasts_power_at_second_recycle():
+    """A second recycle during a power (between the Shoebill's draws, for the Toco Toucan's draw) starts the final
+    phase, but the shield, which never interrupts an action under way (4.2.2), still applies until that power is
+    complete."""
+    old = deck.start_final_phase
+
+    def start(g):
+        s = g.state
+        shield = s.shield
+        old(g)
+        waiting = s.agenda[-1] if s.agenda else None
+        if s.final_phase and shield != "none" and waiting is not None and waiting.name in ("shoebill_draw",
+                                                                                           "toco_draw"):
+            s.shield = shield
+            s.__dict__["shield_ends_after_power"] = True
+    deck.start_final_phase = start
+
+    def check(old_check, g):
+        old_check(g)
+        if g.state.__dict__.pop("shield_ends_after_power", False):
+            g.state.shield = "none"
+    step("shield_check", check)
+
+
+@mutant("7.2.4", "7.2.3")
+def final_phase_power_user_triggers():
+    """A second recycle needed by the draw of a non-active player's power (a window plucker's Toco Toucan or
+    Shoebill) is triggered by that player, who plays no last turn (ruling R-06: the active player triggers it)."""
+    _, perform = original("recycle", Shuffle)
+
+    def wrong(g, a):
+        retry = g.state.agenda[-1]
+        perform(g, a)
+        s = g.state
+        if s.final_phase and s.recycles == g.params.final_phase_recycle and s.last_turns \
+                and retry.name in ("toco_draw", "shoebill_draw") and retry.player != s.active \
+                and retry.player in s.last_turns:
+            s.last_turns.remove(retry.player)
+    answer("recycle", Shuffle, perform=wrong)
