@@ -532,3 +532,81 @@ def initial_peek_same_slot_twice():
             return
         validate(g, a)
     answer("initial_peek", InitialPeek, validate=check)
+
+
+# Round 3: slots
+@mutant("2.5.3", "2.7.3", "2.8.3")
+def replacement_fills_the_first_hole():
+    """A replacing card (kept, taken, a Shoebill's) goes to the zone's first empty slot when there is one, like an
+    added card; the replaced card's slot is left empty."""
+    old = zones.replace
+
+    def replace(s, owner, slot, card, by):
+        holes = s.empty_slots(owner)
+        if not holes:
+            return old(s, owner, slot, card, by)
+        gone = zones.remove(s, owner, slot, by)
+        zones.add(s, owner, holes[0], card, by)
+        return gone
+    zones.replace = replace
+
+
+@mutant("2.5.2", "2.5.1")
+def trailing_hole_trimmed():
+    """A removed card at the end of the row takes its slot with it: empty slots after the last card disappear
+    (the zone's other slots keep their numbers)."""
+    old_remove, old_add = zones.remove, zones.add
+
+    def remove(s, owner, slot, by):
+        card = old_remove(s, owner, slot, by)
+        zone = s.zones[owner]
+        while zone and zone[-1] is None:
+            zone.pop()
+        return card
+
+    def add(s, owner, slot, card, by):  # a gift into a trimmed slot makes it again
+        zone = s.zones[owner]
+        zone.extend([None] * (slot - 1 - len(zone)))
+        old_add(s, owner, slot, card, by)
+    zones.remove, zones.add = remove, add
+
+
+@mutant("2.2.1", "2.1.3", "2.5.4")
+def created_slots_carry_into_next_round():
+    """A zone keeps its slots from one round to the next: the new deal fills slots 1, 2, ... and the slots the zone
+    had beyond them (created by added cards, or slot 5 of a 2-player deal kept by a decisive round) stay, empty."""
+    def deal(old, g):
+        old(g)
+        s = g.state
+        for p in s.players:
+            before = len((s.round_zones or {}).get(p, ()))
+            s.zones[p].extend([None] * (before - len(s.zones[p])))
+    step("deal", deal)
+
+
+@mutant("2.5.4", "2.5.1")
+def created_slot_not_targetable():
+    """Slot numbers run only up to the number of cards dealt: a card in a slot created later (a penalty card, a Toco
+    Toucan's card in slot 5 of a 3-player zone) cannot be named by any action (kept into, taken into, plucked,
+    given, looked at, swapped, replaced)."""
+    from baobei_ref.errors import RuleError
+    from baobei_ref.game import Game
+
+    old = Game.check_target
+
+    def check_target(self, target, clause):
+        card = old(self, target, clause)
+        if target[1] > self.params.hand_size[len(self.state.players)]:
+            raise RuleError("illegal_target", f"there is no slot {target[1]}", clause)
+        return card
+    Game.check_target = check_target
+
+
+@mutant("2.5.4", "3.5.6", "6.7.1",
+        equivalent="A new slot is made only when the owner's zone has no empty slot (zones.placement_slots: 2.5.4), "
+                   "and then every slot holds a card, so the card count plus one is the highest slot plus one; no "
+                   "other path creates a slot (a gift fills the freed slot, replacements and swaps keep theirs), so "
+                   "the new slot's number is the same in every position, set up or reached.")
+def new_slot_numbered_by_card_count():
+    """A new slot is numbered after the owner's card count, not after the zone's highest slot (ruling R-23)."""
+    zones.placement_slots = lambda s, owner: s.empty_slots(owner) or [s.count(owner) + 1]

@@ -979,3 +979,33 @@ def no_gift_card_is_an_illegal_target():
             raise RuleError("illegal_target", exc.message, exc.clause)
         return False
     claims_excused(excuse)
+
+
+# Round 3: slots
+@mutant("2.5.4", "3.4.5", "3.5.6")
+def given_away_slot_not_reusable():
+    """Only a slot left empty by a removed card ("tras eliminar una carta") takes an added card: a slot its card
+    left as a gift stays empty for good, so a penalty or a Toco Toucan's card goes elsewhere (ruling R-26)."""
+    old_give, old_add = pluck.give, zones.add
+
+    def give(g, player, own_slot, rival, rival_slot):
+        old_give(g, player, own_slot, rival, rival_slot)
+        g.state.__dict__.setdefault("given_holes", set()).add((player, own_slot))
+
+    def add(s, owner, slot, card, by):
+        old_add(s, owner, slot, card, by)
+        s.__dict__.get("given_holes", set()).discard((owner, slot))
+
+    def placement_slots(s, owner):
+        dead = s.__dict__.get("given_holes", set())
+        return [x for x in s.empty_slots(owner) if (owner, x) not in dead] or [len(s.zones[owner]) + 1]
+    pluck.give, zones.add, zones.placement_slots = give, add, placement_slots
+
+
+@mutant("3.4.5", "3.6.7", "B.8")
+def no_gift_to_a_rival_left_without_cards():
+    """A rival whose last card an offensive pluck removes gets no gift: with zero cards "only a Toco Toucan can give
+    you a card back" (line 303), so the claimant keeps the card and the rival's slot stays empty."""
+    def fix(g, a, steps):
+        return [x for x in steps if not (isinstance(x, GiftOwed) and g.state.count(x.rival) == 0)]
+    resolution(fix)

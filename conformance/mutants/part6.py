@@ -807,3 +807,73 @@ def toco_falls_back_on_user():
             return
         old(g, player, card, clause)
     step("power", power)
+
+
+# Round 3: slots
+@mutant("6.9.3", "6.9.4", "2.5.3")
+def shoebill_fills_an_empty_own_slot():
+    """The Shoebill's card for its user may go into one of the user's empty slots instead of replacing a card
+    (nothing of theirs is slid under); a user with no card at all still gets none (line 251's example)."""
+    from baobei_ref.agenda import ShieldCheck
+
+    validate, perform = original("shoebill", ShoebillReplace)
+
+    def into_hole(g, a):
+        return (a.own is not None and isinstance(a.own, tuple) and len(a.own) == 2 and g.state.count(a.player) > 0
+                and isinstance(a.own[1], int) and g.state.card_at((a.player, a.own[1])) is None
+                and 1 <= a.own[1] <= len(g.state.zones[a.player]))
+
+    def check(g, a):
+        if not into_hole(g, a):
+            return validate(g, a)
+        g.require_player(a)
+        g.require(a.own[0] in range(len(g.decision.data["cards"])), "malformed_action", "drawn index", "6.9.3")
+        validate(g, replace(a, own=(a.own[0], g.state.own_slots(a.player)[0])))
+
+    def wrong(g, a):
+        if not into_hole(g, a):
+            return perform(g, a)
+        s, cards = g.state, list(g.decision.data["cards"])
+        zones.add(s, a.player, a.own[1], cards[a.own[0]], by=a.player)
+        s.moved.add(cards[a.own[0]])
+        used = {a.own[0]}
+        if a.rival is not None:
+            double_replace.put(g, a.player, (a.rival[1], a.rival[2]), cards[a.rival[0]])
+            used.add(a.rival[0])
+        s.under.extend(c for i, c in enumerate(cards) if i not in used)
+        g.then(ShieldCheck())
+    answer("shoebill", ShoebillReplace, validate=check, perform=wrong)
+
+
+@mutant("6.5.1", "6.6.1", "2.5.5")
+def swapped_card_placed_like_an_added_card():
+    """A swap hands each card to the other player like an added card: its new owner places it in an empty slot of
+    their choice (the slot the other card left, or an older hole), not necessarily the other card's slot."""
+    from baobei_ref.agenda import PlaceCard
+
+    def swap_cards(g, player, first, second, clause):
+        s = g.state
+        a, b = s.card_in(first), s.card_in(second)
+        s.moved.update((a, b))
+        zones.remove(s, first[0], first[1], by=player)
+        zones.remove(s, second[0], second[1], by=player)
+        g.emit("swapped", clause, ruling="R-08", also=("2.5.5", "6.11.1"), player=player, first=list(first),
+               second=list(second))
+        g.then(PlaceCard(second[0], a, player, clause), PlaceCard(first[0], b, player, clause))
+    targets.swap_cards = swap_cards
+
+
+@mutant("6.5.1", "2.5.5")
+def swap_into_an_empty_slot():
+    """The blind swap may exchange a card with an empty slot of another player, moving the card into that hole."""
+    def check(g, a):
+        g.require_player(a)
+        s = g.state
+        cards = [t for t in (a.first, a.second) if s.card_at(t) is not None]
+        g.require(bool(cards), "illegal_target", "one of the two must be a card", "6.5.1")
+        for t in (a.first, a.second):
+            g.require(isinstance(t, tuple) and len(t) == 2 and t[0] in s.zones and 1 <= t[1] <= len(s.zones[t[0]]),
+                      "illegal_target", "no such slot", "6.5.1")
+        g.require(a.first[0] != a.second[0], "illegal_target", "two players", "6.5.1")
+        g.rules.check_movable(g, a.player, cards, "6.5.1")
+    answer("blind_swap", BlindSwap, validate=check)

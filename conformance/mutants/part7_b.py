@@ -563,3 +563,40 @@ def final_phase_power_user_triggers():
                 and retry.player in s.last_turns:
             s.last_turns.remove(retry.player)
     answer("recycle", Shuffle, perform=wrong)
+
+
+# Round 3: slots
+@mutant("B.8", "2.5.4")
+def zero_card_return_new_slot_allowed():
+    """A zero-card player given a card back by a Toco Toucan may put it in a new slot as well as in one of their old
+    empty slots (line 303's "o en una nueva posición de tu elección" read as a free alternative)."""
+    from baobei_ref import zones
+
+    old = zones.placement_slots
+
+    def placement_slots(s, owner):
+        slots = old(s, owner)
+        if s.count(owner) == 0 and s.empty_slots(owner):
+            return slots + [len(s.zones[owner]) + 1]
+        return slots
+    zones.placement_slots = placement_slots
+
+
+@mutant("B.8", "2.5.2")
+def zero_card_zone_forgotten():
+    """A player whose last card leaves has no zone any more: their empty slots are gone, and a card they get later
+    (a Toco Toucan's, or the gift for a last card plucked) starts a new zone in slot 1."""
+    from baobei_ref import zones
+
+    old_remove, old_add = zones.remove, zones.add
+
+    def remove(s, owner, slot, by):
+        card = old_remove(s, owner, slot, by)
+        if s.count(owner) == 0:
+            s.zones[owner].clear()
+        return card
+
+    def add(s, owner, slot, card, by):
+        zone = s.zones[owner]
+        old_add(s, owner, min(slot, len(zone) + 1), card, by)
+    zones.remove, zones.add = remove, add
