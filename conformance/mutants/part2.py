@@ -610,3 +610,52 @@ def created_slot_not_targetable():
 def new_slot_numbered_by_card_count():
     """A new slot is numbered after the owner's card count, not after the zone's highest slot (ruling R-23)."""
     zones.placement_slots = lambda s, owner: s.empty_slots(owner) or [s.count(owner) + 1]
+
+
+# Round 4: player counts
+@mutant("2.4.1")
+def wrap_after_fourth_seat():
+    """Turns wrap around after the fourth seat (a table hard-coded for four): with five or six players the turn
+    after p3 goes back to p0, and p4 and p5 never play a normal turn."""
+    def next_turn(old, g):
+        s = g.state
+        old(g)
+        if s.last_turns is None and len(s.players) > 4 and s.active == 4 and s.turn > 1:
+            s.active = 0
+    step("next_turn", next_turn)
+
+
+@mutant("2.4.1", "5.4.1")
+def first_player_among_first_four():
+    """The random first player of round one is drawn from the first four seats only (a table hard-coded for four)."""
+    def start(old, g):
+        old(g)
+        p = g.state.pending
+        if p is not None and p.kind == "first_player" and not g.state.decisive:
+            g.ask("first_player", None, p.players[:4])
+    step("round_start", start)
+
+
+@mutant("2.2.1", "2.1.1")
+def only_four_players_peek():
+    """Only the first four players make the initial peek; a fifth and sixth player go without (a loop over four
+    seats)."""
+    def peek(old, g, index):
+        if index >= 4 and index < len(g.state.players):
+            return old(g, len(g.state.players))
+        return old(g, index)
+    step("initial_peek", peek)
+
+
+@mutant("2.4.1")
+def next_round_first_rotates_clockwise():
+    """Each later round is started by the player after the last round's first player (the deal passing clockwise,
+    as in many card games), not by whoever scored most in the last round."""
+    from baobei_ref import scoring
+
+    def wrong(g, scores):
+        s = g.state
+        s.first = s.rivals(s.first)[0]
+        s.round += 1
+        g.then(RoundStart())
+    scoring.next_round = wrong

@@ -1009,3 +1009,45 @@ def no_gift_to_a_rival_left_without_cards():
     def fix(g, a, steps):
         return [x for x in steps if not (isinstance(x, GiftOwed) and g.state.count(x.rival) == 0)]
     resolution(fix)
+
+
+# Round 4: player counts
+@mutant("3.2.5")
+def simultaneous_nearest_either_way():
+    """Of simultaneous claims, the player seated nearest the active player in either direction wins (clockwise
+    only breaks an equal distance), not the nearest clockwise."""
+    def perform(g, a):
+        s = g.state
+        order = s.rivals(s.active)
+        n = len(s.players)
+
+        def key(c):
+            cw = order.index(c.player) + 1
+            return (min(cw, n - cw), cw)
+        winner = min(pluck._valid_claims(g, a.claims), key=key)
+        pluck.resolve(g, winner.player, winner.targets, own_draw=False)
+    answer("window", pluck.SimultaneousPlucks, perform=perform)
+
+
+@mutant("3.2.5")
+def simultaneous_seat_distance_without_wrap():
+    """Of simultaneous claims, the smallest seat-number difference from the active player wins (|seat - active|),
+    the distance counted without wrapping round the table."""
+    def perform(g, a):
+        s = g.state
+        order = s.rivals(s.active)
+        winner = min(pluck._valid_claims(g, a.claims), key=lambda c: (abs(c.player - s.active), order.index(c.player)))
+        pluck.resolve(g, winner.player, winner.targets, own_draw=False)
+    answer("window", pluck.SimultaneousPlucks, perform=perform)
+
+
+@mutant("3.2.3", "3.2.1")
+def window_for_three_rivals_only():
+    """Only the three players after the active one may claim in a reaction window (a table hard-coded for four):
+    with five or six players the farthest rivals are left out."""
+    def window(old, g, reference):
+        old(g, reference)
+        p = g.state.pending
+        if p is not None and p.kind == "window" and len(p.players) > 3:
+            g.ask("window", None, p.players[:3], **p.data)
+    step("window", window)

@@ -630,3 +630,77 @@ def power_modification_shields_after_the_last_power():
             return  # the modification stays pending until the last power's check
         old(g)
     step("shield_check", check)
+
+
+# Round 4: player counts
+@mutant("4.1.4", "4.1.7")
+def bao_last_turns_for_three_rivals():
+    """After BAO only the next three rivals play a last turn (a table hard-coded for four): with five or six
+    players the round ends before the farthest rivals have played."""
+    then_also("end_turn", CallBao, lambda g, a: setattr(g.state, "last_turns", g.state.last_turns[:3]))
+
+
+@mutant("5.3.2")
+def threshold_for_four_players():
+    """The game-end threshold is the four-player one whatever the number of players."""
+    def score(old, g):
+        p = g.params
+        g.params = dataclasses.replace(p, threshold=dict.fromkeys(p.threshold, p.threshold[4]))
+        try:
+            old(g)
+        finally:
+            g.params = p
+    step("score_round", score)
+
+
+@mutant("5.3.2")
+def threshold_by_rival_count():
+    """The threshold is read for the number of rivals, not of players (three players use the two-player value)."""
+    def score(old, g):
+        p = g.params
+        g.params = dataclasses.replace(p, threshold={k: p.threshold.get(k - 1, p.threshold[k]) for k in p.threshold})
+        try:
+            old(g)
+        finally:
+            g.params = p
+    step("score_round", score)
+
+
+@mutant("5.4.1", "2.1.2")
+def decisive_hand_size_by_seats():
+    """A decisive round deals by the game's number of players, not by the number of tied players left (two tied
+    players of five get 4 cards each)."""
+    def deal(old, g):
+        s = g.state
+        if not s.decisive:
+            return old(g)
+        p = g.params
+        g.params = dataclasses.replace(p, decisive_hand_size=dict.fromkeys(p.decisive_hand_size,
+                                                                           p.decisive_hand_size[s.seats]))
+        try:
+            old(g)
+        finally:
+            g.params = p
+    step("deal", deal)
+
+
+@mutant("5.4.1")
+def decisive_first_is_lowest_tied():
+    """A decisive round is started by the lowest-numbered tied player, not by one chosen at random."""
+    def start(old, g):
+        s = g.state
+        if s.decisive and s.first is None:
+            s.first = min(s.players)
+        old(g)
+    step("round_start", start)
+
+
+@mutant("4.1.5", "4.1.7")
+def two_player_bao_caller_plays_again():
+    """With two players the BAO caller plays once more after the rival's last turn, to close the round of turns
+    (line 156 says "not another normal turn ... even with two players")."""
+    def extra(g, a):
+        s = g.state
+        if len(s.players) == 2:
+            s.last_turns = s.last_turns + [a.player]
+    then_also("end_turn", CallBao, extra)

@@ -600,3 +600,12 @@ def zero_card_zone_forgotten():
         zone = s.zones[owner]
         old_add(s, owner, min(slot, len(zone) + 1), card, by)
     zones.remove, zones.add = remove, add
+
+
+# Round 4: player counts
+@mutant("7.2.4", "7.2.6")
+def final_phase_last_turns_for_three():
+    """The final phase gives a last turn only to the three players after the active one (a table hard-coded for
+    four): with five or six players the round ends before the farthest have played."""
+    old = deck.all_but_active
+    deck.all_but_active = lambda g: old(g)[:3]
