@@ -1051,3 +1051,212 @@ def window_for_three_rivals_only():
         if p is not None and p.kind == "window" and len(p.players) > 3:
             g.ask("window", None, p.players[:3], **p.data)
     step("window", window)
+
+
+# Round 4: the double pluck in depth
+@mutant("3.6.2", "4.2.7")
+def double_shield_checks_second_target_only():
+    """Only the second target of a double pluck is checked against an active BAO shield: a protected card may be
+    named first."""
+    old = pluck.check_claim
+
+    def check(g, player, targets, own_draw):
+        s = g.state
+        first_only = (isinstance(targets, tuple) and len(targets) == 2
+                      and all(isinstance(t, tuple) and len(t) == 2 for t in targets)
+                      and zones.protected(s, targets[0][0], player) and not zones.protected(s, targets[1][0], player))
+        if not first_only:
+            return old(g, player, targets, own_draw)
+        shield, s.shield = s.shield, "armed"
+        try:
+            old(g, player, targets, own_draw)
+        finally:
+            s.shield = shield
+    pluck.check_claim = check
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetTouch(Step):
+    """The misreading's own step: the double pluck's shield check, which does not count it as a modification."""
+
+    name = "forget_touch"
+
+
+@mutant("3.6.10", "4.2.2", "4.2.3")
+def double_shield_armed_by_first_target_only():
+    """A double pluck is a rival modification of the BAO caller only when its first target is the caller's card: a
+    caller's card named second (and its gift) does not activate the shield."""
+    def forget(g):
+        g.state.shield_touched, g.state.plucking = False, None
+    game.STEPS[ForgetTouch.name] = forget
+
+    def fix(g, a, steps):
+        s = g.state
+        if (a.success and len(a.targets) == 2 and s.shield == "armed" and a.player != s.bao
+                and a.targets[0][0] != s.bao and a.targets[1][0] == s.bao):
+            steps = [ForgetTouch() if x.name == "shield_check" else x for x in steps]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.8", "6.10.6")
+def double_golden_second_gives_reference_power():
+    """When the second card removed by an own-draw double pluck has no power (a Golden Toucan), the drawn reference's
+    power activates instead."""
+    def fix(g, a, steps):
+        if (a.success and a.own_draw and len(a.targets) == 2 and g.catalog.power(a.cards[1]) is None
+                and g.catalog.power(a.reference) is not None):
+            steps = [replace(x, card=a.reference) if isinstance(x, Power) else x for x in steps]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.8", "3.1.7", "6.10.6")
+def double_power_of_the_reference_bird():
+    """A successful double pluck activates the power of the bird the reference shows (the matched bird), not the
+    second removed card's own power: with mixed pelicans or toucans the reference decides."""
+    def fix(g, a, steps):
+        if a.success and len(a.targets) == 2:
+            steps = [replace(x, card=a.reference) if isinstance(x, Power) else x for x in steps]
+        return steps
+    resolution(fix)
+
+
+@dataclass(frozen=True, slots=True)
+class LateRemoval(Step):
+    """The misreading's own step: remove the double pluck's second ``card`` after the first gift."""
+
+    name = "late_removal"
+    player: int
+    card: str
+
+
+@mutant("3.6.7", "3.6.6")
+def double_gift_before_second_removal():
+    """A double pluck is resolved target by target: the gift for a removed rival first target is given before the
+    second target is removed."""
+    def late(g, player, card):
+        s = g.state
+        owner, slot = next((o, i + 1) for o in s.players for i, c in enumerate(s.zones[o]) if c == card)
+        zones.remove(s, owner, slot, by=player)
+        s.discard.append(card)
+        s.show_all(card)
+        g.emit("removed", "3.6.6", player=owner, slot=slot, card=card, by=player)
+    game.STEPS[LateRemoval.name] = late
+
+    def fix(g, a, steps):
+        if a.success and len(a.targets) == 2 and a.targets[0][0] != a.player:
+            s = g.state
+            owner, slot = a.targets[1]
+            card = s.discard.pop()
+            s.zones[owner][slot - 1] = card
+            s.seen[card] = a.seen.get(card, frozenset())
+            first = GiftOwed(a.player, *a.targets[0])
+            steps = [first, LateRemoval(a.player, card)] + [x for x in steps if x != first]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.3", "3.4.6")
+def double_gift_requirement_subtracts_rival_targets():
+    """The gift requirement of a double pluck takes both targets off the claimant's cards, rival ones included: each
+    rival target needs one own card beyond two (own and rival targets with two cards are refused)."""
+    def extra(g, p, t, own):
+        if len(t) == 2:
+            rivals = sum(1 for o, _ in t if o != p)
+            g.require(g.state.count(p) - 2 >= rivals, "no_cards", "a gift beyond the two targets", "3.6.3")
+    _claim_check(extra)
+
+
+@mutant("3.6.7", "3.6.3", "3.6.6")
+def double_own_target_given_to_rival():
+    """With one own and one rival target, the claimant's own target is the gift: it goes into the rival's emptied
+    slot instead of onto the pile."""
+    def fix(g, a, steps):
+        owners = [o for o, _ in a.targets]
+        if a.success and len(a.targets) == 2 and owners.count(a.player) == 1:
+            s = g.state
+            mine = owners.index(a.player)
+            rival, slot = a.targets[1 - mine]
+            s.discard.remove(a.cards[mine])
+            s.zones[rival][slot - 1] = a.cards[mine]
+            steps = [x for x in steps if not isinstance(x, GiftOwed)]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.7", "6.10.6", "3.6.10")
+def double_discard_power_before_gifts():
+    """After a successful double pluck on a direct discard, the active player's discard power resolves as soon as
+    the two cards are removed, before the gifts ("independently of the double pluck")."""
+    from baobei_ref.agenda import DiscardPower
+
+    def fix(g, a, steps):
+        s = g.state
+        if (a.success and len(a.targets) == 2 and not a.own_draw and DiscardPower(a.reference) in s.agenda
+                and any(isinstance(x, GiftOwed) for x in steps)):
+            s.agenda.remove(DiscardPower(a.reference))
+            steps.insert(0, DiscardPower(a.reference))
+        return steps
+    resolution(fix)
+
+
+@mutant("3.6.10", "3.6.8", "4.2.7")
+def double_shield_spares_the_discard_power():
+    """The shield a window double pluck activates stops the powers that pluck yields, but the active player's
+    discard power resolves "independently of the double pluck" (line 144), so it may still modify the caller's
+    cards."""
+    from baobei_ref.agenda import DiscardPower
+
+    old_protected = zones.protected
+
+    def protected(s, owner, by):
+        return old_protected(s, owner, by) and not s.__dict__.get("unshielded")
+
+    def fix(g, a, steps):
+        s = g.state
+        if (a.success and len(a.targets) == 2 and not a.own_draw and s.shield == "armed" and a.player != s.bao
+                and any(o == s.bao for o, _ in a.targets) and DiscardPower(a.reference) in s.agenda):
+            s.__dict__["double_shield"] = True
+        return steps
+    resolution(fix)
+
+    def discard_power(old, g, card):
+        s = g.state
+        if s.__dict__.pop("double_shield", False):
+            s.__dict__["unshielded"] = True
+        old(g, card)
+    step("discard_power", discard_power)
+
+    def next_turn(old, g):
+        g.state.__dict__.pop("unshielded", None)
+        old(g)
+    step("next_turn", next_turn)
+    zones.protected = protected
+
+
+@mutant("3.6.2", "3.1.1", equivalent=(
+    "The catalog's matching (3.1.6 - 3.1.9) is equality of family (Catalog.matches compares the species' family), an "
+    "equivalence relation: ref ~ first and first ~ second hold exactly when ref ~ first and ref ~ second, so in every "
+    "position both readings accept and refuse the same double plucks, with the same effects."))
+def double_second_matches_the_first():
+    """The second target of a double pluck must match the first target (the card it will lie on), not the
+    reference: "las dos deben coincidir" read as the two targets coinciding with each other."""
+    old = pluck.resolve
+
+    def resolve(g, player, targets, own_draw):
+        s = g.state
+        if len(targets) != 2:
+            return old(g, player, targets, own_draw)
+        ref = s.drawn if own_draw else s.discard[-1]
+        first, second = (s.card_at(t) for t in targets)
+        saved = cards.Catalog.matches
+
+        def matches(self, r, t):  # the second target is compared with the first, not with the reference
+            return saved(self, first, t) if (r, t) == (ref, second) else saved(self, r, t)
+        cards.Catalog.matches = matches
+        try:
+            old(g, player, targets, own_draw)
+        finally:
+            cards.Catalog.matches = saved
+    pluck.resolve = resolve
