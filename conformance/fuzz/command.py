@@ -147,9 +147,10 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
 
 
 def render(document: dict) -> str:
+    cited = (f"the reference cited {document['normative_cited']} normative clauses"
+             if document["mode"] == "differential" else "no reference ran, so no clauses were cited")
     head = (f"{document['engine']}: {document['examples']} games, {document['actions']} actions in "
-            f"{document['seconds']:.1f} s ({document['mode']}); the reference cited "
-            f"{document['normative_cited']} normative clauses")
+            f"{document['seconds']:.1f} s ({document['mode']}); {cited}")
     problem = document["problem"]
     if problem is None:
         return head + "\nno problem found"

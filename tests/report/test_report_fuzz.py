@@ -14,6 +14,7 @@ from test_report import TABLE, write_scenario
 
 from baobei_conform.cli import main
 from baobei_conform.fuzz.checklist import checklist
+from baobei_conform.fuzz.command import render
 from baobei_conform.report import collect, report_main
 from baobei_conform.report.fuzz import clause_coverage
 
@@ -111,3 +112,22 @@ def test_checks_are_skipped_for_missing_capabilities_and_broken_where_the_proble
 def test_clause_coverage_is_the_share_of_the_suite_s_clauses_the_search_reached():
     assert clause_coverage(["2.7.1", "9.9"], ["2.7.1", "3.10.1", "3.2.1"]) == (0.3333, ["3.2.1", "3.10.1"])
     assert clause_coverage([], []) == (1.0, [])
+
+
+def test_an_invariants_run_says_its_clause_coverage_is_not_measured(tmp_path):
+    """No reference runs in invariants mode: the report must not show a 0 % coverage as if the search had missed
+    everything, nor the console say the reference cited nothing."""
+    suite = _suite(tmp_path)
+    path = tmp_path / "alone.json"
+    assert main(["fuzz", "--invariants-only", "--derandomize", "--max-examples", "1", "--no-database", "--players",
+                 "2", "--scenarios", str(suite), "--json", str(path)]) == 0
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["mode"] == "invariants" and document["normative_cited"] == 0
+    assert "no reference ran, so no clauses were cited" in render(document)
+    assert "the reference cited" in render({**document, "mode": "differential"})
+    out = tmp_path / "report"
+    assert report_main(["--out", str(out), "--scenarios", str(suite), "--fuzz", str(path)]) == 0
+    html = (out / "index.html").read_text(encoding="utf-8")
+    card = html[html.index('<article class="card fuzz"'):html.index('<section id="explore">')]
+    assert "Not measured: in invariants mode no reference runs" in card
+    assert "normative clauses the scenario" not in card and "not reached by the search" not in card
