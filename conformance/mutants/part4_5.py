@@ -704,3 +704,165 @@ def two_player_bao_caller_plays_again():
         if len(s.players) == 2:
             s.last_turns = s.last_turns + [a.player]
     then_also("end_turn", CallBao, extra)
+
+
+# Round 5: calling BAO and scoring it
+def _rival_totals(g) -> dict[int, int]:
+    s = g.state
+    return {p: scoring.round_total(g, p) for p in s.players if p != s.bao}
+
+
+@mutant("5.2.3", "5.2.4")
+def bao_negative_success_doubled():
+    """A successful BAO with a negative total scores double that total (the failure's 2x applied to the negative
+    total line 183 says is kept as it is)."""
+    old = scoring.bao_score
+
+    def wrong(g, total, rivals):
+        score, clause = old(g, total, rivals)
+        return (2 * total, clause) if clause == "5.2.3" else (score, clause)
+    scoring.bao_score = wrong
+
+
+@mutant("5.2.2", "4.1.1", "5.2.4")
+def bao_compared_with_cumulative_scores():
+    """A BAO succeeds when the caller's cumulative score with this round's total is strictly below every rival's
+    (the game standing), not when the caller's round total is below every rival's round total."""
+    old = scoring.bao_score
+
+    def wrong(g, total, rivals):
+        s = g.state
+        mine = s.scores[s.bao] + total
+        others = [s.scores[p] + t for p, t in _rival_totals(g).items()]
+        if all(mine < o for o in others):
+            return (0, "5.2.2") if total >= 0 else (total, "5.2.3")
+        return old(g, total, [min(rivals + [total])])
+    scoring.bao_score = wrong
+
+
+@mutant("5.2.4", "B.1", "5.2.2")
+def bao_ignores_zero_card_rivals():
+    """A rival left with zero cards is out of the BAO comparison (no cards, no total), so a caller above 0 may
+    still succeed against them (line 179: a player without cards has a total of 0)."""
+    old = scoring.bao_score
+
+    def wrong(g, total, rivals):
+        s = g.state
+        kept = [t for p, t in _rival_totals(g).items() if s.count(p) > 0]
+        return old(g, total, kept)
+    scoring.bao_score = wrong
+
+
+@mutant("B.7", "5.2.4", "B.1")
+def zero_card_caller_always_succeeds():
+    """A BAO caller with zero cards succeeds whatever the rivals hold (nothing can be lower than no cards), even
+    against a rival at 0 or below."""
+    old = scoring.bao_score
+
+    def wrong(g, total, rivals):
+        if g.state.count(g.state.bao) == 0:
+            return 0, "5.2.2"
+        return old(g, total, rivals)
+    scoring.bao_score = wrong
+
+
+@mutant("7.2.6", "5.2.2")
+def final_phase_keeps_bao_bonus():
+    """The final phase cancels only a failed BAO's penalty: a caller who ends strictly below every rival still
+    scores 0 (ruling R-05: no BAO bonus or penalty, everyone scores their ordinary total)."""
+    def score(old, g):
+        s = g.state
+        if s.bao is not None and s.final_phase:
+            totals = _rival_totals(g)
+            mine = scoring.round_total(g, s.bao)
+            if all(mine < t for t in totals.values()) and mine >= 0:
+                s.final_phase = False
+                try:
+                    old(g)
+                finally:
+                    s.final_phase = True
+                return
+        old(g)
+    step("score_round", score)
+
+
+@mutant("4.1.2", "6.1.2")
+def bao_before_discard_power():
+    """The end of the turn (the BAO decision) comes once the discard's window closes, before the discarded
+    card's power resolves; the power then resolves after the call (line 152: after every power)."""
+    from baobei_ref import turn
+    from baobei_ref.actions import Discard, EndTurn
+    from baobei_ref.agenda import DiscardPower
+
+    def perform(g, a):
+        s = g.state
+        card, s.drawn = s.drawn_card, None
+        turn.normal_discard(g, card, "2.7.4")
+        g.then(Window(card), TurnEnd(), DiscardPower(card))
+    answer("drawn", Discard, perform=perform)
+
+    def power_first(g, a):
+        agenda = g.state.agenda
+        if len(agenda) >= 2 and agenda[-1] == NextTurn() and isinstance(agenda[-2], DiscardPower):
+            agenda[-1], agenda[-2] = agenda[-2], agenda[-1]
+    then_also("end_turn", CallBao, power_first)
+    then_also("end_turn", EndTurn, power_first)
+
+    def skip(old, g):  # with no BAO decision asked, the turn still ends after the power
+        agenda = g.state.agenda
+        old(g)
+        if len(agenda) >= 2 and agenda[-1] == NextTurn() and isinstance(agenda[-2], DiscardPower):
+            agenda[-1], agenda[-2] = agenda[-2], agenda[-1]
+    step("end_turn", skip)
+
+
+@mutant("4.2.8", "4.1.6", "4.2.7")
+def shield_blocks_the_callers_powers():
+    """The active shield stops every power from moving the caller's cards, the caller's own powers (won by a
+    pluck in a rival's last turn) included: only the caller's plucks count as "the caller's actions"."""
+    import types
+
+    from baobei_ref.powers import peek_two_swap
+
+    def protected(s, owner, by):
+        return s.shield == "active" and owner == s.bao
+
+    proxy = types.SimpleNamespace(**{k: v for k, v in vars(zones).items() if not k.startswith("__")})
+    proxy.protected = protected
+    targets.zones = proxy
+    peek_two_swap.zones = proxy
+
+
+@mutant("5.3.1", "5.2.4", "5.2.2")
+def cumulative_adds_card_totals():
+    """The cumulative score adds every player's card total, the BAO caller's too: the caller's BAO score (0, or the
+    failure's max(2 x total, 5)) is shown for the round but not carried into the running total."""
+    def score(old, g):
+        s = g.state
+        before = dict(s.scores)
+        totals = {p: scoring.round_total(g, p) for p in s.players}
+        old(g)
+        if not s.decisive and s.bao is not None and s.winner is None:
+            s.scores[s.bao] = before[s.bao] + totals[s.bao]
+    step("score_round", score)
+
+
+@mutant("5.2.4", "5.2.1")
+def failed_bao_lowest_rival_scores_zero():
+    """When a BAO fails, the rival(s) with the lowest total score 0 instead of their total (a reward for beating
+    the caller; line 180: every player but the caller scores their real total)."""
+    def score(old, g):
+        s = g.state
+        before = dict(s.scores)
+        old(g)
+        if s.bao is None or s.final_phase or s.decisive or s.winner is not None or not s.round_scores:
+            return
+        totals = _rival_totals(g)
+        if not totals or s.round_scores[s.bao] in (0,) or s.round_scores[s.bao] < 0:
+            return
+        low = min(totals.values())
+        for p, t in totals.items():
+            if t == low:
+                s.round_scores[p] = 0
+                s.scores[p] = before[p]
+    step("score_round", score)
