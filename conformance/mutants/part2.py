@@ -659,3 +659,30 @@ def next_round_first_rotates_clockwise():
         s.round += 1
         g.then(RoundStart())
     scoring.next_round = wrong
+
+
+# Round 5: penalties and the deck
+@mutant("2.8.1", "3.5.4", "3.5.8")
+def failed_reference_cannot_be_taken():
+    """The drawn card discarded after a failed own-draw pluck is used up ("consume la única oportunidad"): the
+    next player may not take it from the pile."""
+    from baobei_conform.mutants.patching import resolution
+    from baobei_ref import game
+
+    def fix(g, a, steps):
+        if not a.success and a.own_draw:
+            g.__dict__["_mutant_dead"] = a.reference
+        return steps
+    resolution(fix)
+    validate, _ = original("turn", TakeDiscard)
+
+    def dead(g):
+        s = g.state
+        return bool(s.discard) and g.__dict__.get("_mutant_dead") == s.discard[-1]
+
+    def check(g, a):
+        validate(g, a)
+        g.require(not dead(g), "illegal_target", "this discard is used up", "3.5.8")
+    answer("turn", TakeDiscard, validate=check)
+    legal = game.LEGAL["turn"]
+    game.LEGAL["turn"] = lambda g: [x for x in legal(g) if not (isinstance(x, TakeDiscard) and dead(g))]

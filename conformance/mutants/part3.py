@@ -1260,3 +1260,76 @@ def double_second_matches_the_first():
         finally:
             cards.Catalog.matches = saved
     pluck.resolve = resolve
+
+
+# Round 5: penalties and the deck
+@mutant("3.5.6", "2.5.4", "3.5.7")
+def penalty_placed_by_active_player():
+    """A window claimant's penalty card is placed by the active player (whose turn it is), not by its receiver."""
+    from baobei_ref.actions import Place
+
+    def place(old, g, owner, card, by, clause):
+        s = g.state
+        if clause == "3.5.6" and owner != s.active and len(zones.placement_slots(s, owner)) > 1:
+            g.ask("place", s.active, card=card, by=by, clause=clause, owner=owner)
+        else:
+            old(g, owner, card, by, clause)
+    step("place", place)
+    validate, perform = original("place", Place)
+
+    def check(g, a):
+        d = g.decision.data
+        if "owner" not in d:
+            return validate(g, a)
+        g.require_player(a)
+        g.require(a.slot in zones.placement_slots(g.state, d["owner"]), "illegal_target", "not a slot", "2.5.4")
+
+    def put(g, a):
+        d = g.decision.data
+        if "owner" not in d:
+            return perform(g, a)
+        pluck.place(g, d["owner"], a.slot, d["card"], d["by"], d["clause"])
+    answer("place", Place, validate=check, perform=put)
+    legal = game.LEGAL["place"]
+
+    def legal_place(g):
+        d = g.decision.data
+        if "owner" not in d:
+            return legal(g)
+        return [Place(g.decision.player, slot) for slot in zones.placement_slots(g.state, d["owner"])]
+    game.LEGAL["place"] = legal_place
+
+
+@mutant("3.5.7", "3.1.10", "3.5.1")
+def window_failed_reference_slid_under():
+    """A failed claim in a window uses the reference up: the active player's discard is slid face down under
+    the pile, so the card below it becomes the top discard."""
+    def fix(g, a, steps):
+        s = g.state
+        if not a.success and not a.own_draw and len(s.discard) > 1:
+            s.under.append(s.discard.pop())
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.5", "4.1.6")
+def bao_caller_exempt_from_penalty():
+    """The BAO caller's zone is frozen after the call: a failed pluck by the caller during the last turns costs
+    no penalty card."""
+    def fix(g, a, steps):
+        if not a.success and g.state.bao == a.player:
+            return [st for st in steps if st != Penalty(a.player)]
+        return steps
+    resolution(fix)
+
+
+@mutant("3.5.5", "3.5.6")
+def failed_offensive_penalty_to_target_owner():
+    """A failed pluck of a rival's card gives the penalty card to that rival (like the gift of a success), not
+    to the claimant."""
+    def fix(g, a, steps):
+        owners = {owner for owner, _ in a.targets}
+        if not a.success and len(a.targets) == 1 and a.player not in owners:
+            return [Penalty(a.targets[0][0]) if st == Penalty(a.player) else st for st in steps]
+        return steps
+    resolution(fix)

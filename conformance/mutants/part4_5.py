@@ -866,3 +866,37 @@ def failed_bao_lowest_rival_scores_zero():
                 s.round_scores[p] = 0
                 s.scores[p] = before[p]
     step("score_round", score)
+
+
+# Round 5: penalties and the deck
+@mutant("4.1.2", "3.5.5", "3.5.4")
+def no_bao_after_own_failed_pluck():
+    """A player whose own-draw pluck failed this turn may not call BAO at the end of that turn."""
+    from baobei_conform.mutants.patching import resolution
+    from baobei_ref.agenda import NextTurn
+
+    def fix(g, a, steps):
+        if not a.success and a.own_draw:
+            g.__dict__["_mutant_failed_turn"] = g.state.turn
+        return steps
+    resolution(fix)
+
+    def end_turn(old, g):
+        if g.__dict__.get("_mutant_failed_turn") == g.state.turn:
+            g.then(NextTurn())
+        else:
+            old(g)
+    step("end_turn", end_turn)
+
+
+@mutant("4.2.2", "4.2.8", "3.5.6")
+def caller_penalty_activates_shield():
+    """A penalty card added to the armed BAO caller's zone is the first modification of the caller's cards: the
+    shield activates once it is placed."""
+    def place(old, g, owner, card, by, clause):
+        s = g.state
+        if clause == "3.5.6" and owner == s.bao and s.shield == "armed":
+            s.shield = "active"
+            g.emit("shield_activated", "4.2.2", ruling="R-13", also=("4.2.3", "4.2.6"), player=s.bao)
+        old(g, owner, card, by, clause)
+    step("place", place)

@@ -609,3 +609,97 @@ def final_phase_last_turns_for_three():
     four): with five or six players the round ends before the farthest have played."""
     old = deck.all_but_active
     deck.all_but_active = lambda g: old(g)[:3]
+
+
+# Round 5: penalties and the deck
+def _waiting_penalty(s):
+    """The Penalty step a pending recycle interrupted, if any (the draw it will resume)."""
+    from baobei_ref.agenda import Penalty
+
+    waiting = s.agenda[-1] if s.agenda else None
+    return waiting if isinstance(waiting, Penalty) else None
+
+
+@mutant("7.2.1", "7.1.7", "7.2.2")
+def penalty_recycle_not_counted():
+    """A recycle made to draw a penalty card is not counted towards the final phase: only recycles for the
+    turn's draw and for powers count."""
+    _, perform = original("recycle", Shuffle)
+
+    def wrong(g, a):
+        s = g.state
+        if _waiting_penalty(s) is None:
+            return perform(g, a)
+        top = s.discard[-1]
+        for card in a.order:
+            s.seen.pop(card, None)
+        s.deck = list(reversed(a.order))
+        s.discard, s.under = [top], []
+        g.emit("recycled", "7.1.1", also=("7.1.2", "7.1.3", "7.1.4", "7.1.5", "7.1.6"), count=s.recycles,
+               cards=len(a.order))
+    answer("recycle", Shuffle, perform=wrong)
+
+
+@mutant("7.1.2", "3.5.9", "3.5.7")
+def window_penalty_recycle_takes_the_top():
+    """Only a failed own-draw reference stays on top when a penalty needs a recycle (line 131 read a contrario):
+    for a window claimant's penalty the whole pile, the active player's discard included, is shuffled."""
+    _, perform = original("recycle", Shuffle)
+
+    def wrong(g, a):
+        s = g.state
+        waiting = _waiting_penalty(s)
+        perform(g, a)
+        if waiting is not None and waiting.player != s.active:
+            s.deck.insert(0, s.discard.pop())
+            s.discard.append(s.deck.pop())
+    answer("recycle", Shuffle, perform=wrong)
+
+
+@mutant("7.2.5", "7.1.1", "7.1.7")
+def no_recycle_in_final_phase():
+    """Once the final phase has started the pile is never recycled again: a draw that finds the deck empty (a
+    penalty, a power's, the turn's) is impossible and skipped."""
+    old = deck.draw
+
+    def draw(g, retry):
+        s = g.state
+        if not s.deck and s.final_phase:
+            g.emit("draw_impossible", "7.1.8", ruling="R-09")
+            return None
+        return old(g, retry)
+    deck.draw = draw
+    old_can = turn.can_draw
+    turn.can_draw = lambda g: bool(g.state.deck) if g.state.final_phase else old_can(g)
+
+
+@mutant("7.2.4", "7.2.3")
+def final_phase_penalised_claimant_triggers_active_plays_on():
+    """A second recycle for a window claimant's penalty is triggered by that claimant, who plays no last turn;
+    the active player, who did not trigger it, plays a last turn like everyone else (ruling R-06: the active
+    player triggers it and finishes)."""
+    old = deck.start_final_phase
+
+    def start(g):
+        s = g.state
+        waiting = _waiting_penalty(s)
+        old(g)
+        if waiting is not None and waiting.player != s.active and s.final_phase and s.bao is None:
+            order = s.rivals(waiting.player)
+            s.last_turns = [p for p in order if p != waiting.player]
+    deck.start_final_phase = start
+
+
+@mutant("7.1.8", "3.5.5", "3.5.4")
+def impossible_penalty_takes_top_discard():
+    """When the penalty card cannot be drawn (deck empty, nothing to recycle), the penalized player takes the top
+    discard face down as the penalty card instead (the penalty must be paid)."""
+    from baobei_ref.agenda import PlaceCard
+
+    def penalty(old, g, player):
+        s = g.state
+        if not s.deck and not deck.can_recycle(s) and s.discard:
+            g.then(PlaceCard(player, s.discard.pop(), player, "3.5.6"))
+            return
+        old(g, player)
+    step("penalty", penalty)
