@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINES = Path(__file__).resolve().parent / "engines"
 KEEPS = "deck-final-phase-after-bao-keeps-the-last-turns"
 LAST = "deck-final-phase-in-the-last-bao-turn-ends-the-round"
+SCORED = "deck-final-phase-after-bao-successful-caller-scores-the-total"  # A, C, D: the caller's score
 TIE = "scoring-tie-for-win-decisive-round-tied-only"
 SHIELD = "deck-final-phase-shield-no-longer-applies"  # R-05 C keeps the shield through the final phase
 DECISIVE = ["scoring-decisive-round-new-tie-replayed-among-still-tied",
@@ -119,8 +120,8 @@ def test_every_ruling_is_listed_with_its_readings_and_lines(review):
 def test_each_switch_changes_exactly_the_scenarios_that_depend_on_it(review):
     changed = {(r["id"], x["id"]): x["changed_scenarios"] for r in review["rulings"] for x in r["readings"]
                if "changed_scenarios" in x}
-    assert changed[("R-05", "A")] == [KEEPS, LAST] and changed[("R-05", "D")] == [LAST]
-    assert {KEEPS, LAST, SHIELD} <= set(changed[("R-05", "C")])  # C keeps the shield through the final phase
+    assert changed[("R-05", "A")] == [KEEPS, SCORED, LAST] and changed[("R-05", "D")] == [SCORED, LAST]
+    assert {KEEPS, LAST, SHIELD, SCORED} <= set(changed[("R-05", "C")])  # C keeps the shield through the final phase
     assert {*DECISIVE, TIE} <= set(changed[("R-07", "B")])
     assert {"deck-draw-rejected-when-nothing-to-recycle", "deck-impossible-turn-draw-zero-cards-turn-passes",
             "deck-zero-card-player-without-draw-goes-to-end-of-turn"} <= set(changed[("R-09", "B")])
@@ -218,7 +219,8 @@ def statuses(outcomes) -> dict[str, str]:
 def test_an_engine_declaring_r05_a_is_judged_by_that_reading(suite, tmp_path):
     outcomes, _ = run_suite(suite, lambda: ReferenceEngine({"R-05": "A"}))
     assert set(statuses(outcomes).values()) == {"pass"}  # the R-05 scenarios state A's expectations
-    assert all(o.message.startswith("judged under R-05 reading A") for o in outcomes if o.scenario in (KEEPS, LAST))
+    assert all(o.message.startswith("judged under R-05 reading A") for o in outcomes
+               if o.scenario in (KEEPS, LAST, SCORED))
     adopted_only = load_scenario(write(tmp_path, ADOPTED_ONLY, "adopted-only", rulings='["R-05"]'))
     (outcome,), _ = run_suite([adopted_only], lambda: ReferenceEngine({"R-05": "A"}))
     assert outcome.status == "variant" and "follows R-05 reading A" in outcome.message
@@ -227,7 +229,7 @@ def test_an_engine_declaring_r05_a_is_judged_by_that_reading(suite, tmp_path):
 def test_the_same_engine_without_the_declaration_fails_the_r05_scenarios(suite):
     outcomes, _ = run_suite(suite, lambda: ReferenceEngine({"R-05": "A"}, declare=False))
     failing = {sid for sid, status in statuses(outcomes).items() if status != "pass"}
-    assert failing == {KEEPS, LAST} and {statuses(outcomes)[s] for s in failing} == {"fail"}
+    assert failing == {KEEPS, LAST, SCORED} and {statuses(outcomes)[s] for s in failing} == {"fail"}
 
 
 def test_a_declared_reading_without_own_steps_is_variant_even_when_it_passes(suite, tmp_path):
