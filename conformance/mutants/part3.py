@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from baobei_conform.mutants.patching import answer, claims_excused, mutant, original, placed_seen, resolution, step
+from baobei_conform.mutants.patching import (
+    answer,
+    claims_excused,
+    mutant,
+    original,
+    placed_seen,
+    resolution,
+    scheduled,
+    step,
+)
 from baobei_ref import cards, game, pluck, zones
 from baobei_ref.actions import Pluck
 from baobei_ref.agenda import GiftOwed, Penalty, PlaceCard, Power, Step, Window
@@ -655,12 +664,7 @@ def double_partial_success():
             ref = s.drawn if own_draw else s.discard[-1]
             hits = tuple(t for t in targets if g.catalog.matches(ref, s.card_at(t)))
             if len(hits) == 1:
-                captured: list = []
-                g.then = lambda *steps: captured.extend(steps)
-                try:
-                    old(g, player, hits, own_draw)
-                finally:
-                    del g.then
+                captured = scheduled(g, lambda: old(g, player, hits, own_draw))
                 steps = [x for x in captured if not isinstance(x, Power)]
                 at = next((i for i, x in enumerate(steps) if x.name == "end_turn"), len(steps))
                 steps.insert(at, Penalty(player))

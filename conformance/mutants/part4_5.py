@@ -11,6 +11,7 @@ from baobei_conform.mutants.patching import (
     mutant,
     original,
     params,
+    params_during,
     step,
     then_also,
 )
@@ -241,14 +242,8 @@ def negative_round_score_not_subtracted():
 @mutant("5.3.2")
 def threshold_must_be_exceeded():
     """The game ends only when a score goes over the threshold, not when it reaches it."""
-    def score(old, g):
-        params = g.params
-        g.params = dataclasses.replace(params, threshold={k: v + 1 for k, v in params.threshold.items()})
-        try:
-            old(g)
-        finally:
-            g.params = params
-    step("score_round", score)
+    params_during("score_round", lambda g, p: dataclasses.replace(
+        p, threshold={k: v + 1 for k, v in p.threshold.items()}))
 
 
 @mutant("5.3.2", "5.3.1")
@@ -643,45 +638,27 @@ def bao_last_turns_for_three_rivals():
 @mutant("5.3.2")
 def threshold_for_four_players():
     """The game-end threshold is the four-player one whatever the number of players."""
-    def score(old, g):
-        p = g.params
-        g.params = dataclasses.replace(p, threshold=dict.fromkeys(p.threshold, p.threshold[4]))
-        try:
-            old(g)
-        finally:
-            g.params = p
-    step("score_round", score)
+    params_during("score_round", lambda g, p: dataclasses.replace(
+        p, threshold=dict.fromkeys(p.threshold, p.threshold[4])))
 
 
 @mutant("5.3.2")
 def threshold_by_rival_count():
     """The threshold is read for the number of rivals, not of players (three players use the two-player value)."""
-    def score(old, g):
-        p = g.params
-        g.params = dataclasses.replace(p, threshold={k: p.threshold.get(k - 1, p.threshold[k]) for k in p.threshold})
-        try:
-            old(g)
-        finally:
-            g.params = p
-    step("score_round", score)
+    params_during("score_round", lambda g, p: dataclasses.replace(
+        p, threshold={k: p.threshold.get(k - 1, p.threshold[k]) for k in p.threshold}))
 
 
 @mutant("5.4.1", "2.1.2")
 def decisive_hand_size_by_seats():
     """A decisive round deals by the game's number of players, not by the number of tied players left (two tied
     players of five get 4 cards each)."""
-    def deal(old, g):
-        s = g.state
-        if not s.decisive:
-            return old(g)
-        p = g.params
-        g.params = dataclasses.replace(p, decisive_hand_size=dict.fromkeys(p.decisive_hand_size,
-                                                                           p.decisive_hand_size[s.seats]))
-        try:
-            old(g)
-        finally:
-            g.params = p
-    step("deal", deal)
+    def hand_sizes(g, p):
+        if g.state.decisive:
+            return dataclasses.replace(p, decisive_hand_size=dict.fromkeys(p.decisive_hand_size,
+                                                                            p.decisive_hand_size[g.state.seats]))
+        return None
+    params_during("deal", hand_sizes)
 
 
 @mutant("5.4.1")

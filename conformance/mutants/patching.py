@@ -127,6 +127,30 @@ def step(name: str, fn: Callable) -> None:
     game.STEPS[name] = lambda g, *args: fn(old, g, *args)
 
 
+def params_during(name: str, change: Callable) -> None:
+    """Run the agenda step ``name`` under the rule parameters ``change(g, params)`` gives (None: unchanged), the
+    game's own restored afterwards: a number misread at one moment of the game only."""
+    def run(old, g, *args):
+        own = g.params
+        g.params = change(g, own) or own
+        try:
+            return old(g, *args)
+        finally:
+            g.params = own
+    step(name, run)
+
+
+def scheduled(g, call: Callable) -> list:
+    """The steps ``call()`` schedules with ``g.then``, captured instead of scheduled (the caller decides)."""
+    captured: list = []
+    g.then = lambda *steps: captured.extend(steps)
+    try:
+        call()
+    finally:
+        del g.then
+    return captured
+
+
 def params(**changes) -> None:
     """The reference engine starts with these rule parameters changed (a misread number)."""
     from baobei_conform.runner import engine
@@ -167,13 +191,7 @@ def resolution(fix: Callable) -> None:
         attempt = Attempt(player, tuple(targets), own_draw, reference, cards,
                           all(c is not None and g.catalog.matches(reference, c) for c in cards),
                           {c: frozenset(s.seen.get(c, ())) for c in cards if c is not None})
-        captured: list = []
-        g.then = lambda *steps: captured.extend(steps)
-        try:
-            old(g, player, targets, own_draw)
-        finally:
-            del g.then
-        g.then(*fix(g, attempt, captured))
+        g.then(*fix(g, attempt, scheduled(g, lambda: old(g, player, targets, own_draw))))
 
     pluck.resolve = wrong
 
