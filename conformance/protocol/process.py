@@ -58,7 +58,7 @@ class EngineProcess:
             except (OSError, ValueError):  # closed by ``kill``
                 return
             with self._tail_lock:
-                self._read_stderr(time.monotonic())
+                self._read_stderr(time.monotonic())  # one chunk per turn: an error's tail never waits long
 
     def _read_stderr(self, deadline: float) -> None:
         """Move what waits in the stderr pipe into the tail, until it is empty, ended or ``deadline`` passed.
@@ -71,7 +71,7 @@ class EngineProcess:
                 chunk = os.read(fd, READ_CHUNK)
             except BlockingIOError:
                 return
-            except (OSError, ValueError):
+            except OSError:
                 chunk = b""
             if not chunk:
                 self._stderr_ended = True
