@@ -56,6 +56,7 @@ def reference_rules() -> Rules:
         bao_in_decisive_round=bao.bao_in_any_round, skip_turn_without_draw=turn.take_without_draw,
         deal_order=turn.deal_one_at_a_time, bao_moment=bao.normal_turn_end,
         first_card_own=double_replace.user_assigns, single_card=double_replace.single_card_chosen,
+        placed_by_power=targets.counts_as_moved, shoebill_draws=double_replace.draws_always,
     )
 
 

@@ -49,6 +49,8 @@ class Rules:
     bao_moment: Callable[[Game], bool]  # ruling R-17
     first_card_own: Callable[[Game, Any, int], str | None]  # ruling R-19
     single_card: Refusal  # ruling R-21
+    placed_by_power: Callable[[Game, str], None]  # ruling R-28: a card a power puts into a zone
+    shoebill_draws: Callable[[Game, int], bool]  # ruling R-30: a Shoebill that can replace nothing
 
     def with_variants(self, variants: Sequence[Variant]) -> Rules:
         """These rules changed by ``variants`` in order (the tables copied first: never these)."""

@@ -30,7 +30,7 @@ for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     _module = importlib.import_module(f"{__name__}.{_info.name}")
     if hasattr(_module, "POWER"):
         POWERS[_module.POWER.name] = _module.POWER
-        VARIANTS.extend(getattr(_module, "VARIANTS", ()))
+    VARIANTS.extend(getattr(_module, "VARIANTS", ()))  # the power modules' and the shared targets' readings
 
 
 def step_discard_power(g: Game, card: str) -> None:

@@ -47,7 +47,7 @@ def step_toco_draw(g: Game, player: int, rival: int) -> None:
         if g.state.pending is None:
             g.then(ShieldCheck())
         return
-    g.state.moved.add(card)  # ruling R-08
+    g.rules.placed_by_power(g, card)  # ruling R-28
     g.then(PlaceCard(rival, card, player, "6.7.1"), ShieldCheck())
 
 

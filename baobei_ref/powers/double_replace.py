@@ -32,8 +32,24 @@ class ShoebillReplace(Action):
 
 
 def start(g: Game, player: int) -> None:
-    """6.9.1: the Shoebill runs 6.9.2 - 6.9.5, starting with the draw."""
+    """6.9.1: the Shoebill runs 6.9.2 - 6.9.5, starting with the draw (ruling R-30: even when it can replace
+    nothing, 6.9.6)."""
+    if not g.rules.shoebill_draws(g, player):
+        g.emit("power_without_effect", "6.10.7", ruling="R-30", player=player, power="double_replace")
+        return
     g.then(ShoebillDraw(player, ()))
+
+
+def draws_always(g: Game, player: int) -> bool:
+    """Ruling R-30 (adopted A): the two cards are drawn first; what cannot be used goes under the pile (6.9.6)."""
+    return True
+
+
+def draws_only_if_possible(g: Game, player: int) -> bool:
+    """Ruling R-30, reading B (a switch): with no replacement possible the power has no effect and draws
+    nothing (6.10.7)."""
+    own, rival = options(g, player)
+    return bool(own or rival)
 
 
 def step_shoebill_draw(g: Game, player: int, drawn: tuple[str | None, ...]) -> None:
@@ -146,9 +162,9 @@ def perform_shoebill(g: Game, a: ShoebillReplace) -> None:
 def put(g: Game, player: int, target: Target, card: str) -> None:
     s = g.state
     old = zones.replace(s, target[0], target[1], card, by=player)
-    s.moved.add(card)  # ruling R-08
+    g.rules.placed_by_power(g, card)  # ruling R-28
     s.under.append(old)
-    g.emit("replaced", "6.9.4", ruling="R-08", also=("6.9.1", "6.9.2", "6.9.3", "6.9.5", "2.5.3", "6.11.1"),
+    g.emit("replaced", "6.9.4", ruling="R-28", also=("6.9.1", "6.9.2", "6.9.3", "6.9.5", "2.5.3", "6.11.1"),
            player=target[0], slot=target[1], by=player)
 
 
@@ -183,4 +199,5 @@ VARIANTS = (
     reading("R-19", "A", first_card_own=first_card_own),
     reading("R-21", "A", single_card=single_card_own),
     reading("R-21", "B", single_card=single_card_rival),
+    reading("R-30", "B", shoebill_draws=draws_only_if_possible),
 )

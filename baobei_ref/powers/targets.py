@@ -1,5 +1,5 @@
 """What powers may look at and move: hidden cards, pairs of two players' cards, the shield and the
-per-turn limit (4.2.7, 6.11.1, ruling R-08), and the swap two powers share (6.5.1, 6.6.1)."""
+per-turn limit (4.2.7, 6.11.1, rulings R-08 and R-28), and the swap two powers share (6.5.1, 6.6.1)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from baobei_ref import zones
 from baobei_ref.actions import Target
+from baobei_ref.rules import reading
 
 if TYPE_CHECKING:
     from baobei_ref.game import Game
@@ -34,6 +35,17 @@ def movable(g: Game, target: Target, player: int) -> bool:
     not already moved by a power this turn (6.11.1, ruling R-08)."""
     s = g.state
     return not zones.protected(s, target[0], player) and s.card_at(target) not in s.moved
+
+
+def counts_as_moved(g: Game, card: str) -> None:
+    """Ruling R-28 (adopted A): a card a power puts into a zone counts as moved by a power this turn (6.11.1),
+    from the moment the power draws it."""
+    g.state.moved.add(card)
+
+
+def not_counted(g: Game, card: str) -> None:
+    """Ruling R-28, reading B (a switch): only moving, swapping and replacing count (268); an added or placed
+    card does not."""
 
 
 def pairs(g: Game, player: int, need_movable: bool) -> list[tuple[Target, Target]]:
@@ -67,3 +79,6 @@ def swap_cards(g: Game, player: int, first: Target, second: Target, clause: str)
     zones.swap(s, first, second, by=player)
     g.emit("swapped", clause, ruling="R-08", also=("2.5.5", "6.11.1"), player=player, first=list(first),
            second=list(second))
+
+
+VARIANTS = (reading("R-28", "B", placed_by_power=not_counted),)

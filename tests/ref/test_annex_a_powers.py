@@ -711,7 +711,7 @@ def test_the_limit_holds_across_powers_of_different_players():
     assert species_map(g) == {"0": ["eagle", "sparrow"], "1": [None, "owl", "heron"]}
 
 
-@pytest.mark.clause("6.11.1", "R-08")
+@pytest.mark.clause("6.11.1", "R-08", "R-28")
 def test_cards_placed_by_a_shoebill_cannot_be_replaced_again_this_turn():
     """Cards a Shoebill placed count as moved: a second Shoebill that turn cannot replace them."""
     g = position(zones={0: ["shoebill", "owl", "heron"], 1: ["eagle", "sparrow"]}, drawn="shoebill",
@@ -726,7 +726,7 @@ def test_cards_placed_by_a_shoebill_cannot_be_replaced_again_this_turn():
     assert species_map(g) == {"0": [None, "hummingbird", "swallow"], "1": ["kingfisher", "flamingo"]}
 
 
-@pytest.mark.clause("6.11.1", "6.9.6", "R-08", "R-19")
+@pytest.mark.clause("6.11.1", "6.9.6", "R-08", "R-19", "R-28")
 def test_shoebill_skips_a_rival_replacement_blocked_by_the_limit():
     """If the only rival card was placed by a power this turn, a second Shoebill only replaces an own card."""
     g = position(zones={0: ["shoebill", "owl", "heron"], 1: ["eagle"]}, drawn="shoebill",

@@ -2,7 +2,7 @@
 that the reference implements behaves as its text says, and the default is the adopted reading.
 
 R-05's readings are pinned in test_part2_turn_deck_zero.py; this file pins R-04 A, R-06 A, R-07 B,
-R-09 B, R-15 A, R-17 A, R-19 A, R-21 A and B, each against the adopted reading.
+R-09 B, R-15 A, R-17 A, R-19 A, R-21 A and B, R-28 B and R-30 B, each against the adopted reading.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from baobei_ref import RuleError
 from baobei_ref.actions import ChooseFirstPlayer, CloseWindow, Discard, Draw, EndTurn, Pluck, Shuffle, TakeDiscard
 from baobei_ref.game import Game, default_catalog, default_params
+from baobei_ref.powers.add_to_rival import TocoAdd
 from baobei_ref.powers.double_replace import ShoebillReplace
 from baobei_ref.setup import position
 
@@ -150,3 +151,57 @@ def test_r21_a_single_drawn_card(reading, allowed):
     for name in allowed ^ set(choices):
         with pytest.raises(RuleError, match=f"R-21, reading {reading}"):
             g.apply(choices[name])
+
+
+@pytest.mark.clause("6.11.1", "6.9.4", "6.7.1", "R-28")
+@pytest.mark.parametrize("reading", [None, "B"])
+def test_r28_cards_a_power_puts_into_a_zone(reading):
+    """Adopted A: the Shoebill's placed cards and a Toco Toucan's added card count as moved by a power this
+    turn, the added one from its draw; B: only moved, swapped and replaced cards count (line 268), so a
+    second Shoebill of the same turn may replace a placed card and the added card is never marked."""
+    g = position(zones={0: ["shoebill", "owl", "heron"], 1: ["eagle", "sparrow", None]}, drawn="shoebill",
+                 deck=["hummingbird", "kingfisher", "swallow", "flamingo", "toco_toucan", "owl"], active=0,
+                 params=under(reading, "R-28"))
+    g.apply(Pluck(0, ((0, 1),)))
+    g.apply(ShoebillReplace(0, (0, 2), (1, 1, 1)))  # the drawn Shoebill places a Hummingbird and a Kingfisher
+    placed = {g.state.zones[0][1], g.state.zones[1][0]}
+    assert (placed <= set(g.to_json()["moved"])) is (reading is None)
+    again = ShoebillReplace(0, (0, 2), (1, 1, 1))  # the removed Shoebill replaces both placed cards
+    if reading is None:
+        with pytest.raises(RuleError, match="moved_by_power_this_turn|already moved"):
+            g.apply(again)
+    else:
+        g.apply(again)
+        assert [CAT.species_of(c) for c in (g.state.zones[0][1], g.state.zones[1][0])] == ["swallow", "flamingo"]
+
+
+@pytest.mark.clause("6.7.1", "6.11.1", "R-28")
+@pytest.mark.parametrize("reading", [None, "B"])
+def test_r28_a_toco_card_counts_as_moved_from_its_draw(reading):
+    """Adopted A: the Toco Toucan's card is in the moved list as soon as it is drawn, while its slot is still
+    being chosen; B: it never is."""
+    g = position(zones={0: ["owl", "heron"], 1: ["eagle", None, None]}, deck=["toco_toucan", "sparrow"],
+                 params=under(reading, "R-28"))
+    g.apply(Draw(0))
+    g.apply(Discard(0))
+    g.apply(CloseWindow())
+    g.apply(TocoAdd(0, 1))
+    assert g.pending.kind == "place" and g.pending.player == 1  # two empty slots: p1 chooses (ruling R-18)
+    sparrow = g.to_json()["pending"]["data"]["card"]
+    assert (sparrow in g.to_json()["moved"]) is (reading is None)
+
+
+@pytest.mark.clause("6.9.2", "6.9.6", "6.10.7", "R-30")
+@pytest.mark.parametrize(("reading", "drawn"), [(None, 2), ("B", 0)])
+def test_r30_a_shoebill_that_can_replace_nothing(reading, drawn):
+    """Adopted A: the two cards are drawn and slid under the pile (line 251); B: the power has no effect and
+    draws nothing (line 266)."""
+    g = position(zones={0: [None], 1: [None]}, deck=["shoebill", "owl", "heron", "eagle"],
+                 params=under(reading, "R-30"))
+    deck = len(g.to_json()["deck"])
+    g.apply(Draw(0))
+    g.apply(Discard(0))
+    after = g.to_json()
+    assert (deck - 1 - len(after["deck"]), len(after["under"])) == (drawn, drawn)
+    assert (g.pending.kind, g.pending.player) == ("end_turn", 0)
+
