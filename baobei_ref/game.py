@@ -49,7 +49,8 @@ def reference_rules() -> Rules:
 
     Read when each game starts, so a mutant patching a part module's function is followed."""
     return Rules(
-        steps=STEPS, answers=ANSWERS, legal=LEGAL, matches=pluck.matches, bao_score=scoring.bao_score,
+        steps=STEPS, answers=ANSWERS, legal=LEGAL, matches=pluck.matches, check_claim=pluck.check_claim,
+        resolve=pluck.resolve, bao_score=scoring.bao_score,
         next_round=scoring.next_round, start_final_phase=deck.start_final_phase, view=canonical.view,
         movable=targets.movable, check_movable=targets.check_movable, discard_power_order=pluck.discard_power_after,
         final_phase_after_bao=deck.bao_turns_stand, last_turns=deck.all_but_active,

@@ -59,11 +59,11 @@ def check_claim(g: Game, player: int, targets: tuple[Target, ...], own_draw: boo
 
 
 def validate_claim(g: Game, a: Pluck) -> None:
-    check_claim(g, a.player, a.targets, own_draw=g.decision.kind == "drawn")
+    g.rules.check_claim(g, a.player, a.targets, g.decision.kind == "drawn")
 
 
 def perform_claim(g: Game, a: Pluck) -> None:
-    resolve(g, a.player, a.targets, own_draw=g.decision.kind == "drawn")
+    g.rules.resolve(g, a.player, a.targets, g.decision.kind == "drawn")
 
 
 def resolve(g: Game, player: int, targets: tuple[Target, ...], own_draw: bool) -> None:
@@ -170,7 +170,7 @@ def _valid_claims(g: Game, claims: tuple[Pluck, ...]) -> list[Pluck]:
     valid = []
     for claim in claims:
         try:
-            check_claim(g, claim.player, claim.targets, own_draw=False)
+            g.rules.check_claim(g, claim.player, claim.targets, False)
         except RuleError:
             continue
         valid.append(claim)
@@ -183,7 +183,7 @@ def validate_simultaneous(g: Game, a: SimultaneousPlucks) -> None:
     players = [c.player for c in a.claims]
     g.require(len(set(players)) == len(players), "malformed_action", "one claim per player", "3.2.5")
     if not _valid_claims(g, a.claims):
-        check_claim(g, a.claims[0].player, a.claims[0].targets, own_draw=False)  # raises its error
+        g.rules.check_claim(g, a.claims[0].player, a.claims[0].targets, False)  # raises its error
 
 
 def perform_simultaneous(g: Game, a: SimultaneousPlucks) -> None:
@@ -192,7 +192,7 @@ def perform_simultaneous(g: Game, a: SimultaneousPlucks) -> None:
     winner = min(_valid_claims(g, a.claims), key=lambda c: order.index(c.player))
     g.emit("priority", "3.2.5", ruling="R-16", player=winner.player,
            void=[c.player for c in a.claims if c is not winner])
-    resolve(g, winner.player, winner.targets, own_draw=False)
+    g.rules.resolve(g, winner.player, winner.targets, False)
 
 
 def validate_close(g: Game, a: CloseWindow) -> None:

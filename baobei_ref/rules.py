@@ -4,7 +4,7 @@ A :class:`Variant` is a change to the rules: a ruling read otherwise than adopte
 ``rulings``; the register marks those readings ``switch: true``) or a deliberate misreading
 (``examples/wrong_engine``). Each :class:`~baobei_ref.game.Game` composes its own :class:`Rules`, so
 games under different variants run side by side in one process. Without variants a game shares the
-reference's step, answer and legal-action tables (the mutation tool patches those in place).
+reference's step, answer and legal-action tables.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ class Rules:
     answers: dict[AnswerKey, Answer]
     legal: dict[str, Legal]
     matches: Callable[[Game, str, str], bool]  # 3.1.1 / 3.1.6
+    check_claim: Callable[[Game, int, tuple[Target, ...], bool], None]  # 3.2.4, 3.2.6, ruling R-10: a valid attempt
+    resolve: Callable[[Game, int, tuple[Target, ...], bool], None]  # 3.3 - 3.6: one pluck attempt resolved
     bao_score: Callable[[Game, int, list[int]], tuple[int, str]]  # 5.2.2 - 5.2.4
     next_round: Callable[[Game, dict[int, int]], None]  # 2.4.1
     start_final_phase: Callable[[Game], None]  # 7.2.2

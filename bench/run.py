@@ -156,9 +156,10 @@ def bench_hostile() -> dict:
     return {"hostile_peak_mb": round(float(done.stdout.split()[-1]), 1)}
 def bench_mutants() -> dict:
     """The scenario suite against every mutant of the reference (docs/mutants.md)."""
+    sys.path.insert(0, str(ROOT / "tools"))  # the mutation tool lives in the checkout, not in the package
     from baobei_conform.harness import Selection, load_suite
-    from baobei_conform.mutants import MUTANTS
-    from baobei_conform.mutants.run import run_mutants, summary
+    from mutants import MUTANTS
+    from mutants.run import run_mutants, summary
 
     scenarios, _ = load_suite([ROOT / "scenarios"], Selection())
     start = time.perf_counter()

@@ -1,7 +1,7 @@
 """The judge's layering, read from the source with ``ast`` (nothing is imported to check it).
 
-Nodes of the import graph: each subpackage of ``conformance/`` (dsl, runner, protocol, report, mutants,
-fuzz) is one node, and each top-level module (cli, harness, scenario, results, ...) is a node of its own:
+Nodes of the import graph: each subpackage of ``conformance/`` (dsl, runner, protocol, report, fuzz) is one
+node, and each top-level module (cli, harness, scenario, results, ...) is a node of its own:
 one "root" node would merge the command line with the scenario loader, and every package that loads
 scenarios would form a cycle with the command line that runs it. Every import counts, at the top of a
 module, inside a function or under ``TYPE_CHECKING``: a dependency deferred is still a dependency.
@@ -23,11 +23,15 @@ RUNS_THE_REFERENCE = {
     "baobei_conform.runner.engine": "the in-process adapter: the reference as an engine, actions from the wire",
     "baobei_conform.protocol.server": "`baobei-ref serve`: the reference behind the stdio protocol",
     "baobei_conform.fuzz": "differential play: the reference's answer after every action, its legal actions",
-    "baobei_conform.mutants": "mutation testing patches misreadings into the reference",
     "baobei_conform.rulings": "measures what each reading of a ruling changes in random play on the reference",
 }
 # Never the reference, not even through another module: what a scenario expects comes from the spec.
 NEVER_THE_REFERENCE = ("baobei_conform.dsl", "baobei_conform.scenario")
+# The mutation tool (tools/mutate.py, tools/mutants/): a development tool of the checkout, never installed. What of
+# the judge it uses to run the suite on each mutant: the loader and the public entry points of the runner.
+MUTATION_TOOL = REPO / "tools" / "mutants"
+MUTATION_TOOL_USES = {"baobei_conform.harness", "baobei_conform.scenario", "baobei_conform.runner.run",
+                      "baobei_conform.runner.engine"}
 
 
 @cache
@@ -206,3 +210,40 @@ def test_the_walk_finds_a_cycle_and_a_chain():
     assert "baobei_conform.dsl.parse" in imports("baobei_conform.scenario")
     assert "baobei_conform.dsl" in imports("baobei_conform.scenario")  # the package runs first
     assert "baobei_ref" in imports("baobei_conform.runner.engine")
+
+
+def _absolute_imports(path: Path) -> dict[str, int]:
+    """The absolute module names a file imports (-> the line of the first import)."""
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.setdefault(alias.name, node.lineno)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.setdefault(node.module, node.lineno)
+    return found
+
+
+def test_no_installed_module_is_a_mutant():
+    """``pip install`` ships the spec, the reference, the harness, the fuzzer and the report: no misreading of the
+    reference, no module of the mutation tool, nothing that imports it (``report --mutants`` reads its file)."""
+    tool = sorted(MUTATION_TOOL.glob("*.py"))
+    assert len(tool) > 5 and (MUTATION_TOOL / "__init__.py").is_file()  # the walk below sees the tool
+    installed = modules()
+    assert "baobei_conform.report.cli" in installed  # ... and the installed modules
+    inside = [str(p.relative_to(REPO)) for p in tool for folder in package_dirs().values() if folder in p.parents]
+    assert not inside, f"modules of the mutation tool inside an installed package: {inside}"
+    named = [m for m in installed if "mutant" in m.lower()]
+    assert not named, f"installed modules named as mutants: {named}"
+    users = [_where(m, line) for m, path in installed.items()
+             for name, line in _absolute_imports(path).items() if name.split(".")[0] in ("mutants", "mutate")]
+    assert not users, f"installed modules importing the mutation tool: {users}"
+
+
+def test_the_mutation_tool_runs_the_suite_through_public_entry_points():
+    used: dict[str, str] = {}
+    for path in [*MUTATION_TOOL.glob("*.py"), REPO / "tools" / "mutate.py"]:
+        for name, line in _absolute_imports(path).items():
+            if name.split(".")[0] == JUDGE:
+                used.setdefault(name, f"{path.relative_to(REPO)}:{line}")
+    assert set(used) == MUTATION_TOOL_USES, {n: w for n, w in used.items() if n not in MUTATION_TOOL_USES}

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Mutation testing of the scenario suite: every mutant against every scenario, in process.
+"""Mutation testing of the scenario suite: every mutant (tools/mutants, never installed) against every scenario,
+in process.
 
     python tools/mutate.py                          # summary and survivors
     python tools/mutate.py --table mutants.md --json mutants.json
@@ -19,10 +20,10 @@ import time
 from pathlib import Path
 
 from baobei_conform.harness import Selection, load_suite
-from baobei_conform.mutants import MUTANTS
-from baobei_conform.mutants.coverage import markdown, unbroken
-from baobei_conform.mutants.run import run_mutants, summary
 from baobei_spec import default_spec
+from mutants import MUTANTS
+from mutants.coverage import markdown, unbroken
+from mutants.run import run_mutants, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clause", action="append", default=[], help="mutants breaking this clause (prefix)")
     parser.add_argument("--scenarios", default=str(ROOT / "scenarios"), help="scenario folder")
     parser.add_argument("--table", help="write the Markdown table here")
-    parser.add_argument("--json", help="write the results as JSON here")
+    parser.add_argument("--json", help="write the results as JSON here (what `baobei-conform report --mutants` reads)")
     args = parser.parse_args(argv)
     chosen = [m for m in MUTANTS.values()
               if (not args.names or any(fnmatch.fnmatch(m.name, g) for g in args.names))
@@ -52,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     gaps = unbroken(spec, results) if len(chosen) == len(MUTANTS) else []
     print(f"{figures['mutants_killed']} of {figures['mutants']} mutants killed by {len(scenarios)} scenarios "
           f"({figures['mutation_score']:.2%}) in {time.perf_counter() - start:.1f} s")
+    kinds = figures["kinds"]
+    print(f"switched on as {kinds['variant']} variants of the rules, {kinds['parameters']} sets of rule parameters, "
+          f"{kinds['patch']} patches of the reference's modules")
     crashes = {r.mutant.name: r.crashed_in for r in results}
     for name in figures["survivors"]:
         print(f"survivor: {name} ({', '.join(MUTANTS[name].clauses)}): {MUTANTS[name].doc}")

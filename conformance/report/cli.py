@@ -1,4 +1,4 @@
-"""``baobei-conform report [RESULTS.json ...] [--out DIR] [--scenarios DIR] [--mutants [FILE]] [--fuzz FUZZ.json ...]``:
+"""``baobei-conform report [RESULTS.json ...] [--out DIR] [--scenarios DIR] [--mutants FILE] [--fuzz FUZZ.json ...]``:
 the HTML report."""
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ def report_parser() -> argparse.ArgumentParser:
                         help="the scenario folder (sources, steps, exercised coverage; default: the installed suite)")
     parser.add_argument("--rulings", metavar="IMPACT.json",
                         help="the document of `baobei-conform rulings --json FILE`: each reading's measured impact")
-    parser.add_argument("--mutants", nargs="?", const="run", metavar="MUTANTS.json",
-                        help="show per clause the mutants that break it: the JSON of `tools/mutate.py --json`, "
-                             "or nothing to run them now (docs/mutants.md)")
+    parser.add_argument("--mutants", metavar="MUTANTS.json",
+                        help="show per clause the mutants that break it: the file `python tools/mutate.py --json "
+                             "FILE` writes in a checkout (docs/mutants.md)")
     parser.add_argument("--fuzz", action="append", metavar="FUZZ.json",
                         help="the document of `baobei-conform fuzz ENGINE --json FILE` (repeat it, one per engine): "
                              "a fuzzing section per engine "
@@ -37,20 +37,12 @@ def report_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_mutants(source: str | None, scenarios_dir: str) -> list[dict] | None:
-    """Mutation results: read from ``tools/mutate.py --json``'s file, or run now (``run``)."""
+def load_mutants(source: str | None) -> list[dict] | None:
+    """Mutation results, read from the file of ``tools/mutate.py --json`` (the mutation tool is no part of the
+    installed package): ``{"summary": {...}, "mutants": [{"mutant": NAME, "clauses": [ID, ...], "status":
+    "killed" | "survived" | "equivalent", ...}, ...]}``; the report reads those three fields of each entry."""
     if source is None:
         return None
-    if source == "run":
-        from baobei_conform.harness import Selection, load_suite
-        from baobei_conform.mutants import MUTANTS
-        from baobei_conform.mutants.run import run_mutants
-
-        scenarios, _ = load_suite([scenarios_dir], Selection())
-        try:
-            return [r.to_json() for r in run_mutants(list(MUTANTS.values()), scenarios)]
-        except ValueError as exc:
-            raise ReportError(str(exc)) from None
     try:
         return json.loads(Path(source).read_text(encoding="utf-8"))["mutants"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -67,7 +59,7 @@ def report_main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     try:
         scenarios = args.scenarios or default_suite()[0]
-        index = build_report(args.out, args.results, scenarios, args.rulings, load_mutants(args.mutants, scenarios),
+        index = build_report(args.out, args.results, scenarios, args.rulings, load_mutants(args.mutants),
                              args.fuzz)
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)

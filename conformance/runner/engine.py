@@ -73,15 +73,17 @@ class ReferenceEngine(Engine):
     info = {"name": "baobei-ref", "version": "0.1.0", "language": "python"}
 
     def __init__(self, readings: dict[str, str] | None = None, declare: bool = True,
-                 variants: Sequence[Variant] = ()) -> None:
+                 variants: Sequence[Variant] = (), params: Params | None = None) -> None:
         """``readings``: rulings to read otherwise than adopted (``{"R-05": "A"}``), declared like an
         engine's unless ``declare`` is false (then judged by the adopted expectations, as a bug would be).
-        ``variants``: further changes to the rules of every game it plays (e.g. a misreading)."""
+        ``variants``: further changes to the rules of every game it plays (e.g. a misreading).
+        ``params``: the rule parameters it starts with (default: the spec's; a misread number, say)."""
         self.game: Game | None = None
         self.variants = tuple(variants)
         self.rulings = dict(readings or {})
         self.readings = dict(self.rulings) if declare else {}
-        self.params, self.catalog = dataclasses.replace(default_params(), rulings=self.rulings), default_catalog()
+        self.params = dataclasses.replace(params or default_params(), rulings=self.rulings)
+        self.catalog = default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
     def send(self, calls: list[Call], expected: list | None = None) -> list:

@@ -81,6 +81,33 @@ def test_installed_command_refuses_an_empty_selection(installed):
     assert "no scenario selected" in proc.stderr and "empty_dir" in proc.stderr
 
 
+def test_no_mutant_module_is_installed(installed):
+    """The mutation tool and its misreadings stay in the checkout (tools/mutants): the distribution's record lists
+    the spec, the reference, the harness, the fuzzer and the report, and no module of the tool."""
+    found = run(installed, "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    site = Path(found.stdout.strip())
+    [record] = site.glob("baobei-*.dist-info/RECORD")
+    files = [line.split(",")[0] for line in record.read_text(encoding="utf-8").splitlines()]
+    for package in ("baobei_spec/", "baobei_ref/powers/", "baobei_conform/runner/", "baobei_conform/fuzz/",
+                    "baobei_conform/report/", "baobei_scenarios/"):
+        assert any(f.startswith(package) for f in files), package
+    assert [f for f in files if "mutant" in f.lower() or "mutate" in f.lower()] == []
+    on_disk = [p for name in ("baobei_spec", "baobei_ref", "baobei_conform", "baobei_scenarios")
+               for p in (site / name).rglob("*") if "mutant" in p.name.lower()]
+    assert on_disk == []
+
+
+def test_installed_report_reads_a_mutants_file(installed):
+    """``report --mutants`` reads the file ``tools/mutate.py --json`` writes; the installed package runs no mutant."""
+    (installed[1] / "m.json").write_text(json.dumps({"summary": {}, "mutants": [
+        {"mutant": "no_gift", "clauses": ["3.4.5"], "status": "killed"}]}), encoding="utf-8")
+    proc = run(installed, "baobei-conform", "report", "--mutants", "m.json", "--out", "mutants-report", timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    clauses = (installed[1] / "mutants-report" / "clauses.html").read_text(encoding="utf-8")
+    assert "<code>no_gift</code>" in clauses
+    assert '<p class="big">1/1</p>' in (installed[1] / "mutants-report" / "index.html").read_text(encoding="utf-8")
+
+
 def test_installed_version(installed):
     for argv in (["baobei-conform", "--version"], ["python", "-m", "baobei_conform", "--version"]):
         proc = run(installed, *argv)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from baobei_conform.report import report_main
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -39,3 +41,11 @@ def test_bad_mutants_file_is_a_clear_error(tmp_path, capsys):
     bad.write_text("[]")
     assert report_main(["--out", str(tmp_path / "r"), "--scenarios", str(SCENARIOS), "--mutants", str(bad)]) == 2
     assert "not the JSON of tools/mutate.py --json" in capsys.readouterr().err
+
+
+def test_mutants_need_the_mutation_tools_file(tmp_path, capsys):
+    """The installed package runs no mutant: ``--mutants`` names the file ``tools/mutate.py --json`` wrote."""
+    with pytest.raises(SystemExit) as exit_:
+        report_main(["--out", str(tmp_path / "r"), "--scenarios", str(SCENARIOS), "--mutants"])
+    assert exit_.value.code == 2 and "--mutants: expected one argument" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

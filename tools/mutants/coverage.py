@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from baobei_conform.mutants.run import MutantResult
 from baobei_spec import Spec
+
+from .run import MutantResult
 
 # normative clause -> why no mutant breaks it alone; empty: every normative clause has a mutant
 ALONE: dict[str, str] = {}

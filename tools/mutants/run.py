@@ -1,23 +1,58 @@
-"""Run mutants against the scenario suite in process and tabulate which scenarios kill each one."""
+"""Run mutants against the scenario suite in process and tabulate which scenarios kill each one.
+
+The suite runs through the harness's public entry points (``ReferenceEngine``, ``run_scenario``): a variant or
+rule parameters go to the reference engine, which composes them into every game; a patch is applied around the
+run. Every game also gets :data:`BUDGET`, so a mutant that loops is stopped instead of hanging the tool.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
-from baobei_conform.mutants.patching import Mutant, applied
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import run_scenario
 from baobei_conform.scenario import Scenario
-from baobei_ref import game
+from baobei_ref.game import default_params
+from baobei_ref.rules import Rules, Variant
+
+from .mutant import Mutant
+from .patching import applied
 
 STEP_BUDGET = 20_000  # agenda steps per action: a mutant that loops forever is killed, not hung
 LOOPS = "the mutant loops"  # in the error of a scenario stopped by the budget: a kill (an engine would hang)
 
 
+def _budgeted(rules: Rules) -> None:
+    """Every agenda step counted, the count restarted by each action: ``STEP_BUDGET`` steps without a decision
+    raise. Composed last, so it counts the mutant's own steps too; each game gets its own count."""
+    left = [STEP_BUDGET]
+
+    def counted(fn):
+        def run(g, *args):
+            left[0] -= 1
+            if left[0] < 0:
+                raise RuntimeError(f"no decision after {STEP_BUDGET} steps: {LOOPS}")
+            fn(g, *args)
+        return run
+
+    def restarted(perform):
+        def run(g, a):
+            left[0] = STEP_BUDGET
+            perform(g, a)
+        return run
+
+    rules.steps = {name: counted(fn) for name, fn in rules.steps.items()}
+    rules.answers = {key: (validate, restarted(perform)) for key, (validate, perform) in rules.answers.items()}
+
+
+BUDGET = Variant("step_budget", "stops a game that runs STEP_BUDGET agenda steps without a decision", _budgeted)
+
+
 @dataclass
 class MutantResult:
-    """One mutant's run: the scenarios that failed (killed it), those in which the patched reference only raised
+    """One mutant's run: the scenarios that failed (killed it), those in which the mutated reference only raised
     (no check caught anything there: likely a bug of the mutant, so no kill) and how long the suite took."""
 
     mutant: Mutant
@@ -33,32 +68,30 @@ class MutantResult:
         return "killed" if self.killed_by else "survived"
 
     def to_json(self) -> dict:
+        """One entry of ``tools/mutate.py --json``'s ``mutants`` (what ``baobei-conform report --mutants`` reads)."""
         m = self.mutant
         return {"mutant": m.name, "misreading": m.doc, "clauses": list(m.clauses), "origin": m.origin,
-                "status": self.status, "killed_by": self.killed_by, "equivalent": m.equivalent,
+                "kind": m.kind, "status": self.status, "killed_by": self.killed_by, "equivalent": m.equivalent,
                 "crashed_in": [{"scenario": sid, "error": error} for sid, error in self.crashed_in],
                 "seconds": round(self.seconds, 4)}
 
 
-def _budgeted_run(g: game.Game) -> None:
-    """``Game.run`` with a step budget."""
-    s = g.state
-    for _ in range(STEP_BUDGET):
-        if s.pending is not None:
-            return
-        step = s.agenda.pop()
-        g.rules.steps[step.name](g, *step.args())
-    raise RuntimeError(f"no decision after {STEP_BUDGET} steps: {LOOPS}")
+def engine_for(m: Mutant | None) -> ReferenceEngine:
+    """The reference engine with ``m`` switched on (a variant or rule parameters; a patch is applied apart)."""
+    variants = (m.variant,) if m is not None and m.variant is not None else ()
+    params = None
+    if m is not None and m.params is not None:
+        params = dataclasses.replace(default_params(), **m.params(default_params()))
+    return ReferenceEngine(variants=(*variants, BUDGET), params=params)
 
 
 def run_mutant(m: Mutant | None, scenarios: list[Scenario]) -> tuple[list[str], list[tuple[str, str]]]:
     """With ``m`` switched on (None: the plain reference): the ids of the scenarios that kill it (a check failed,
-    or the mutant loops), and the scenarios in which the patched reference raised, with the error. A raise is no
+    or the mutant loops), and the scenarios in which the mutated reference raised, with the error. A raise is no
     kill: a mutant killed only so (a patch keyed wrongly, say) shows no scenario checks its misreading."""
     killed, crashed = [], []
-    with applied(m):
-        game.Game.run = _budgeted_run
-        engine = ReferenceEngine(variants=m.variants if m else ())
+    with applied(m.patch if m is not None else None):
+        engine = engine_for(m)
         for s in scenarios:
             out = run_scenario(s, engine)
             if out.status == "error" and LOOPS not in out.message:
@@ -91,4 +124,5 @@ def summary(results: list[MutantResult]) -> dict:
         "mutation_score": round(killed / len(counted), 4) if counted else 1.0,
         "survivors": [r.mutant.name for r in counted if r.status == "survived"],
         "equivalent": {r.mutant.name: r.mutant.equivalent for r in results if r.status == "equivalent"},
+        "kinds": {kind: sum(r.mutant.kind == kind for r in results) for kind in ("variant", "parameters", "patch")},
     }
