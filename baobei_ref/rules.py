@@ -2,9 +2,10 @@
 
 A :class:`Variant` is a change to the rules: a ruling read otherwise than adopted (rule parameter
 ``rulings``; the register marks those readings ``switch: true``) or a deliberate misreading
-(``examples/wrong_engine``). Each :class:`~baobei_ref.game.Game` composes its own :class:`Rules`, so
-games under different variants run side by side in one process. Without variants a game shares the
-reference's step, answer and legal-action tables.
+(``examples/wrong_engine``, most mutants of ``tools/mutate.py``). Each :class:`~baobei_ref.game.Game`
+composes its own :class:`Rules`, so games under different variants run side by side in one process.
+Without variants a game shares the reference's step, answer and legal-action tables (a patch of the
+mutation tool, ``tools/mutants``, changes those in place, for what no named rule reaches).
 """
 
 from __future__ import annotations
