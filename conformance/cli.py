@@ -15,14 +15,12 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import signal
 import sys
 import threading
 from pathlib import Path
 
-from baobei_conform import __version__
+from baobei_conform import __version__, signals
 from baobei_conform.conform import RunRecord, run_conformance
 from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
@@ -57,7 +55,9 @@ EXIT_CODES = """exit codes:
        an engine that starts but fails its handshake (every selected scenario an error)
   2    usage or input error: bad option, engine command that cannot be executed, unreadable expectations,
        unwritable output, nothing selected
-  130  interrupted (Ctrl-C): the results of the scenarios that ran are written, marked incomplete"""
+  130  interrupted (Ctrl-C, SIGINT): the engines are killed at once, the results of the scenarios that ran are
+       written, marked incomplete, and "interrupted" is said on stderr
+  143  terminated (SIGTERM): the same, and "terminated" is said"""
 
 
 def _spec_command(args: argparse.Namespace) -> int:
@@ -208,25 +208,6 @@ def _not_negative(text: str) -> int:
     return value
 
 
-@contextlib.contextmanager
-def _sigint_seen(flag: threading.Event):
-    """Ctrl-C still raises KeyboardInterrupt (the harness stops and keeps what ran), and sets ``flag`` so the
-    run is known to be interrupted, not stopped by --max-fail."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        flag.set()
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _run_command(argv: list[str]) -> int:
     given, command = list(argv), None
     parser = run_parser()
@@ -299,6 +280,11 @@ def _run_command(argv: list[str]) -> int:
     except Exception as exc:  # noqa: BLE001 - an in-process factory that raises is reported, not raised
         print(f"baobei-conform: the engine does not start: {exc!r}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # a signal while the engine starts (a handshake that hangs): nothing ran, on record
+        interrupted.set()
+        with signals.shielded():
+            _finish(args, console, record.document([], False), broken, True, paths)
+        return signals.exit_code()
     started_engines = [probe]  # the first worker runs on the engine already started, not a second one
 
     def engine_source():
@@ -306,11 +292,15 @@ def _run_command(argv: list[str]) -> int:
 
     console.header(engine_info, paths, len(scenarios), args.jobs, len(broken))
     stream.flush()  # the previous run's results never stay as if current
-    with _sigint_seen(interrupted):
-        document = run_conformance(record, engine_source, jobs=args.jobs, max_fail=args.max_fail, expected=expected,
-                                   report=report, stop=threading.Event(), breaker=args.breaker)
-    _finish(args, console, document, broken, interrupted.is_set(), paths)
-    return 130 if interrupted.is_set() else exit_status(document)
+    with signals.on_signal(interrupted.set):  # Ctrl-C, SIGTERM: the run is known to be interrupted, not stopped
+        try:
+            document = run_conformance(record, engine_source, jobs=args.jobs, max_fail=args.max_fail,
+                                       expected=expected, report=report, stop=threading.Event(), breaker=args.breaker)
+        except KeyboardInterrupt:  # the signal as the workers started or ended, not while they ran: what ran stands
+            document = record.document(list(stream.outcomes), False)
+        with signals.shielded():  # a signal now (a second one, or the first as the run ends) cuts no output short
+            _finish(args, console, document, broken, interrupted.is_set(), paths)
+    return signals.exit_code() if interrupted.is_set() else exit_status(document)
 
 
 def _finish(args: argparse.Namespace, console: Console, document: dict, broken: list, interrupted: bool,
@@ -331,7 +321,20 @@ def _write_results(args: argparse.Namespace, document: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Every command under one handling of SIGINT and SIGTERM (signals.py): after either, one line on stderr
+    (``interrupted``, ``terminated``) and exit 130 or 143, whatever the command had written by then."""
+    with signals.handled():
+        try:
+            code = _command(list(sys.argv[1:] if argv is None else argv))
+        except KeyboardInterrupt:
+            code = None
+        if code is None or signals.received() is not None:
+            print(signals.word(), file=sys.stderr)
+            return signals.exit_code()
+    return code
+
+
+def _command(argv: list[str]) -> int:
     if argv and argv[0] == "report":
         from baobei_conform.report import report_main
 
@@ -345,11 +348,7 @@ def main(argv: list[str] | None = None) -> int:
         if command_line:
             args.command_line = command_line
         return args.func(args)
-    try:
-        return _run_command(argv)
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
+    return _run_command(argv)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,13 @@ from __future__ import annotations
 import fnmatch
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from baobei_conform import signals
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engine_api import Engine, EngineProblem, as_engine
 from baobei_conform.runner.pipeline import CHUNK, Prefetched, follow_up, is_open, receive_chunk, send_chunk
@@ -25,7 +27,7 @@ from baobei_conform.variants import engine_readings, judge_readings
 
 UNEXPECTED = ("fail", "error", "xpass")
 BREAKER = 5  # consecutive timeouts or crashes of the engine that stop a run
-STOP_WAIT = 5.0  # seconds the workers get to end after a stop or Ctrl-C
+STOP_WAIT = 1.5  # seconds the workers get, together, to end after Ctrl-C or SIGTERM (their engines are dead by then)
 Report = Callable[[Scenario, Outcome], None]
 
 
@@ -260,14 +262,18 @@ def run_suite(scenarios: list[Scenario], factory: Callable[[], Any], jobs: int =
     run = Run(scenarios, expected or {}, max_fail, report, stop or threading.Event(), breaker)
     workers = [Worker(run, factory) for _ in range(max(1, jobs))]
     try:  # Ctrl-C may land while the workers are still starting (a fast first scenario): keep what ran
-        for worker in workers:
-            threading.Thread(target=worker.main, name="baobei-worker", daemon=True).start()
-        for worker in workers:  # an Event, not Thread.join: on 3.11 an interrupted join makes a thread look ended
-            while not worker.done.wait(0.2):
-                pass
+        # At a signal (signals.py) the run is marked interrupted before the engines are killed: the errors their
+        # deaths cause are not taken for results.
+        with signals.on_signal(run.interrupt):
+            for worker in workers:
+                threading.Thread(target=worker.main, name="baobei-worker", daemon=True).start()
+            for worker in workers:  # an Event, not Thread.join: on 3.11 an interrupted join makes a thread look ended
+                while not worker.done.wait(0.2):
+                    pass
     except KeyboardInterrupt:
         run.interrupt()
+        deadline = time.monotonic() + STOP_WAIT
         for worker in workers:
-            worker.done.wait(STOP_WAIT)
+            worker.done.wait(max(0.0, deadline - time.monotonic()))
     outcomes = [run.results[i] for i in sorted(run.results)]
     return outcomes, len(outcomes) == len(scenarios)

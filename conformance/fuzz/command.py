@@ -13,15 +13,16 @@ import sys
 import time
 from pathlib import Path
 
+from baobei_conform import signals
 from baobei_conform.engine_api import as_engine
 from baobei_conform.engines import engine_factory
 from baobei_conform.fuzz.checklist import FUZZ_SCHEMA, checklist
 from baobei_conform.fuzz.jobs import EngineSpec, JobFailed, search_jobs
 from baobei_conform.fuzz.positions import corpus
-from baobei_conform.fuzz.reproduce import Reproducer, reproduce
+from baobei_conform.fuzz.reproduce import Reproducer, reproduce, scenario_text
 from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult
 from baobei_conform.fuzz.tighten import tighten
-from baobei_conform.fuzz.trial import Trial
+from baobei_conform.fuzz.trial import Coverage, Trial
 from baobei_conform.options import default_suite, positive
 from baobei_spec import default_spec
 
@@ -66,33 +67,71 @@ def seed_folders(given: list[str] | None) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Search, tighten, reproduce, report; exit 1 when a problem was found, 2 when the engine cannot start."""
+    """Search, tighten, reproduce, report; exit 1 when a problem was found, 2 when the engine cannot start.
+
+    A signal (signals.py) at any moment ends the work at once (the engines killed): the JSON is written all the
+    same, ``interrupted``, with what was played and found so far (a problem not yet reproduced gets its scenario,
+    unverified), and the exit code is the signal's."""
+    began = time.monotonic()
+    result = SearchResult(None, Coverage(), 0.0, 0)  # what is known so far
     try:
         factory, described = engine_factory(None if args.command_line else args.engine, args.command_line,
                                             args.timeout)
-        engine = as_engine(factory())
     except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
-        print(f"baobei-conform fuzz: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
-        return 2
-    scenarios = seed_folders(args.scenarios)
+        return _unstartable(exc)
+    try:
+        engine = as_engine(factory())
+    except KeyboardInterrupt:  # while it starts (a handshake that hangs): nothing played, on record
+        result.interrupted = True
+        return _finish(args, result, None, described, [], began)
+    except Exception as exc:  # noqa: BLE001
+        return _unstartable(exc)
     capabilities = sorted(getattr(engine, "capabilities", ()))
     spec = EngineSpec(None if args.command_line else args.engine, args.command_line, args.timeout)
+    reproducer = None
     try:
+        scenarios = seed_folders(args.scenarios)
         result = search_jobs(engine, spec, args.jobs, budget=args.budget, max_examples=args.max_examples,
                              seed=args.seed, derandomize=args.derandomize,
                              database=None if args.no_database else args.database,
                              starts=corpus(scenarios) if scenarios else (), players=args.players,
                              differential=not args.invariants_only)
-        reproducer = None
-        if result.found:
+        if result.found and not result.interrupted:
             result.found = tighten(result.found, Trial(engine, differential=not args.invariants_only))
             reproducer = reproduce(result.found, engine, described)
+    except KeyboardInterrupt:  # outside the search (reading the corpus, tightening, reproducing): what it had
+        result.interrupted = True
     except JobFailed as exc:
         print(f"baobei-conform fuzz: {exc}", file=sys.stderr)
         return 2
     finally:
-        engine.stop()
-    document = result_document(result, reproducer, described, args, capabilities)
+        with signals.shielded():  # a signal while it stops kills it (signals.py): the outputs still follow
+            engine.stop()
+    return _finish(args, result, reproducer, described, capabilities, began)
+
+
+def _unstartable(exc: Exception) -> int:
+    print(f"baobei-conform fuzz: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
+    return 2
+
+
+def _finish(args: argparse.Namespace, result: SearchResult, reproducer: Reproducer | None, described: str,
+            capabilities: list[str], began: float) -> int:
+    """The outputs, written whole whatever signal comes now, and the exit code."""
+    with signals.shielded():
+        if result.interrupted and not result.seconds:  # before the search began
+            result.seconds = time.monotonic() - began
+        if result.found and reproducer is None:  # interrupted before it was reproduced
+            ident, text, count = scenario_text(result.found, described)
+            reproducer = Reproducer(ident, text, count, False, "interrupted before it was checked on the reference "
+                                                               "and on the engine")
+        _write(args, result_document(result, reproducer, described, args, capabilities), reproducer)
+    if result.interrupted:
+        return signals.exit_code()
+    return 1 if result.found else 0
+
+
+def _write(args: argparse.Namespace, document: dict, reproducer: Reproducer | None) -> None:
     if args.save and reproducer:
         path = Path(args.save) / f"{reproducer.id}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -101,13 +140,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(render(document))
-    return 1 if result.found else 0
 
 
 def result_document(result: SearchResult, reproducer: Reproducer | None, engine: str, args,
                     capabilities: list[str]) -> dict:
     """The run as JSON (``baobei-fuzz/1``, docs/fuzz.md): what was played, what the reference cited, the checks
-    made and which held, the problem and its reproducer."""
+    made and which held, the problem and its reproducer, whether a signal cut it short."""
     normative = {c.id for c in default_spec().clauses.values() if c.kind == "normative"}
     cited = sorted(result.coverage.clauses)
     problem = None
@@ -127,6 +165,7 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
         "schema": FUZZ_SCHEMA,
         "engine": engine,
         "mode": mode,
+        "interrupted": result.interrupted,
         "capabilities": capabilities,
         "options": {"seed": args.seed, "derandomize": args.derandomize, "max_examples": args.max_examples,
                     "players": list(args.players), "scenarios": list(seed_folders(args.scenarios)),
@@ -151,11 +190,14 @@ def render(document: dict) -> str:
              if document["mode"] == "differential" else "no reference ran, so no clauses were cited")
     head = (f"{document['engine']}: {document['examples']} games, {document['actions']} actions in "
             f"{document['seconds']:.1f} s ({document['mode']}); {cited}")
+    if document["interrupted"]:
+        head += "\nINCOMPLETE: interrupted; what was played and found until then"
     problem = document["problem"]
     if problem is None:
         return head + "\nno problem found"
     lines = [head, f"PROBLEM ({problem['check']}): {problem['message']}",
-             f"a game first failed {document['failed_after_s']:.1f} s into the search; shrinking followed"]
+             f"a game first failed {document['failed_after_s']:.1f} s into the search; shrinking followed"
+             if document["failed_after_s"] is not None else "a game failed"]
     reproducer = problem["reproducer"]
     if reproducer:
         where = reproducer.get("path", "use --save DIR to keep it")

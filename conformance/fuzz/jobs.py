@@ -7,6 +7,11 @@ the problem found (job 0's first, then the lowest job's) is tightened and reprod
 engine, as with one job. A job that cannot run fails the run (``JobFailed``) unless a problem was found: a
 problem stands whatever happened to another job (it is checked again on job 0's engine), and the failure
 becomes a note.
+
+A signal (signals.py) ends every job at once: the jobs are in the command's process group (a terminal's Ctrl-C
+reaches them) and are sent SIGTERM besides (a ``kill`` of the command alone); each kills its engine, reports what
+it played and found so far, and ends. The jobs start with both signals blocked until their handlers are set, so a
+signal that comes while one is still importing waits for it instead of printing a traceback.
 """
 
 from __future__ import annotations
@@ -14,10 +19,10 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import signal
-import sys
 import time
 from dataclasses import dataclass
 
+from baobei_conform import signals
 from baobei_conform.fuzz.search import SearchResult, search
 from baobei_conform.fuzz.trial import Coverage, Found
 
@@ -29,6 +34,9 @@ class EngineSpec:
     engine: str | None
     command: list[str] | None
     timeout: float
+
+
+INTERRUPT_WAIT = 1.0  # seconds the jobs get, together, to report after a signal
 
 
 class JobFailed(Exception):
@@ -45,21 +53,33 @@ def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
     options = {**options, "began": began, "jobs": jobs, "stop": stop}
     workers = [context.Process(target=_job, args=(spec, k, options, results), name=f"baobei-fuzz-{k}", daemon=True)
                for k in range(1, jobs)]
-    for worker in workers:
-        worker.start()
+    mine = SearchResult(None, Coverage(), 0.0, 0, interrupted=True)  # until job 0's search returns
+    reports: dict[int, tuple] = {}
+    failures: list[str] = []
     try:
-        mine = search(engine, job=0, **options)
-        if mine.found:
-            stop.set()
-        others, failures = _collect(results, workers, stop)
+        with signals.blocked():
+            for worker in workers:
+                worker.start()
+        try:
+            mine = search(engine, job=0, **options)  # interrupted: what it had
+            if mine.found or mine.interrupted:
+                stop.set()
+            if not mine.interrupted:
+                _collect(results, workers, stop, reports, failures)
+        except KeyboardInterrupt:  # while the other jobs were waited for
+            mine.interrupted = True
+        if mine.interrupted:
+            _terminate(workers)
+            _collect(results, workers, stop, reports, failures, time.monotonic() + INTERRUPT_WAIT)
     finally:
         stop.set()
+        deadline = time.monotonic() + (INTERRUPT_WAIT if mine.interrupted else 5.0)
         for worker in workers:
-            worker.join(5.0)
+            worker.join(max(0.0, deadline - time.monotonic()))
             if worker.is_alive():
-                worker.terminate()  # its engine is in its own process group: the job's finally stops it
-    merged = _merged(mine, others, time.monotonic() - began)
-    if failures and merged.found is None:
+                worker.terminate()  # its engine is in its own process group: the job's handler kills it
+    merged = _merged(mine, [reports[k] for k in sorted(reports)], time.monotonic() - began)
+    if failures and merged.found is None and not merged.interrupted:
         raise JobFailed("; ".join(failures))
     merged.notes += [f"{failure} (the problem found by another job is reported all the same)" for failure in failures]
     return merged
@@ -71,23 +91,38 @@ def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
     from baobei_conform.engine_api import as_engine
     from baobei_conform.engines import engine_factory
 
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # terminated: the engine is still stopped (finally)
+    signals.install()  # as the command: a signal kills the engine at once, the search reports what it has
     engine = None
     try:
+        signals.unblock()  # a signal that came while this job started is raised here
         factory, _ = engine_factory(spec.engine, spec.command, spec.timeout)
         engine = as_engine(factory())
         result = search(engine, job=job, **options)
         if result.found:
             options["stop"].set()
-        found = result.found
-        results.put((job, None, result.coverage, result.rounds, result.notes, None if found is None else (
-            found.problem, found.start, found.actions, found.clauses, found.probe, found.code)))
+        _report(results, job, result)
+    except KeyboardInterrupt:  # before the search began: nothing played
+        _report(results, job, SearchResult(None, Coverage(), 0.0, 0, interrupted=True))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which fails the run
         options["stop"].set()  # the others (job 0 too) end after their round
-        results.put((job, f"{type(exc).__name__}: {getattr(exc, 'message', exc)}", None, 0, [], None))
+        results.put((job, f"{type(exc).__name__}: {getattr(exc, 'message', exc)}", None, 0, [], None, False))
     finally:
         if engine is not None:
             stop_shielded(engine)
+
+
+def _report(results, job: int, result: SearchResult) -> None:
+    """A job's result for the parent (a problem as plain data: Found does not pickle)."""
+    found = result.found
+    results.put((job, None, result.coverage, result.rounds, result.notes, None if found is None else (
+        found.problem, found.start, found.actions, found.clauses, found.probe, found.code), result.interrupted))
+
+
+def _terminate(workers: list) -> None:
+    """SIGTERM to every job still running (the command was signalled alone, not its process group)."""
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
 
 
 def stop_shielded(engine) -> None:
@@ -98,15 +133,17 @@ def stop_shielded(engine) -> None:
     engine.stop()
 
 
-def _collect(results, workers: list, stop) -> tuple[list[tuple], list[str]]:
-    """Every spawned job's report, waited for as long as its process lives (a round runs to its end, however
-    long the engine takes), and what went wrong with the jobs that failed or ended without a report (the others
-    are stopped at once)."""
-    reports: dict[int, tuple] = {}
-    failures: list[str] = []
+def _collect(results, workers: list, stop, reports: dict[int, tuple], failures: list[str],
+             deadline: float | None = None) -> None:
+    """Every spawned job's report into ``reports``, waited for as long as its process lives (a round runs to its
+    end, however long the engine takes) or until ``deadline`` (after a signal), and into ``failures`` what went
+    wrong with the jobs that failed or ended without a report (the others are stopped at once)."""
     while len(reports) + len(failures) < len(workers):
+        left = 1.0 if deadline is None else deadline - time.monotonic()
+        if left <= 0:
+            break
         try:
-            report = results.get(timeout=1.0)
+            report = results.get(timeout=min(left, 1.0))
         except queue.Empty:
             gone = [k for k, w in enumerate(workers, 1) if not w.is_alive() and k not in reports]
             if gone and results.empty():
@@ -118,14 +155,14 @@ def _collect(results, workers: list, stop) -> tuple[list[tuple], list[str]]:
             stop.set()  # the run cannot be trusted: the others end now
         else:
             reports[report[0]] = report
-    return [reports[k] for k in sorted(reports)], failures
 
 
 def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchResult:
     coverage = Coverage(set(mine.coverage.clauses), mine.coverage.actions, mine.coverage.examples,
                         mine.coverage.failed_at)
-    found, rounds, notes = mine.found, mine.rounds, list(mine.notes)
-    for job, _, theirs, their_rounds, their_notes, problem in others:
+    found, rounds, notes, interrupted = mine.found, mine.rounds, list(mine.notes), mine.interrupted
+    for job, _, theirs, their_rounds, their_notes, problem, their_interruption in others:
+        interrupted = interrupted or their_interruption
         coverage.clauses |= theirs.clauses
         coverage.actions += theirs.actions
         coverage.examples += theirs.examples
@@ -135,4 +172,4 @@ def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchRe
         notes += [f"job {job}: {note}" for note in their_notes]
         if found is None and problem is not None:
             found = Found(*problem)
-    return SearchResult(found, coverage, seconds, rounds, notes)
+    return SearchResult(found, coverage, seconds, rounds, notes, interrupted)

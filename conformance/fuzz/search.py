@@ -2,7 +2,9 @@
 
 Examples run in rounds of ``ROUND`` examples, each round with its own seed (derived from ``seed``
 when ``derandomize`` is set, so CI runs are repeatable); the example database replays the last
-failures first. A failure is shrunk by Hypothesis, then written as a scenario (``reproduce``).
+failures first. A failure is shrunk by Hypothesis, then written as a scenario (``reproduce``). A signal
+(Ctrl-C, SIGTERM: signals.py) ends the search with what it has: the coverage so far and the shortest failure
+seen, if any (mid-shrink, the best one yet).
 Rounds are numbered: with several jobs (``jobs.py``) job k plays rounds k, k + jobs, ..., so
 ``--max-examples`` with ``--derandomize`` plays the same games whatever the number of jobs.
 """
@@ -37,6 +39,7 @@ class SearchResult:
     seconds: float
     rounds: int
     notes: list[str] = field(default_factory=list)
+    interrupted: bool = False  # by a signal: what was played (and found) until then
 
 
 def search(engine, *, budget: float = 60.0, max_examples: int | None = None, seed: int | None = None,
@@ -56,22 +59,27 @@ def search(engine, *, budget: float = 60.0, max_examples: int | None = None, see
         seed, database = seed or 0, None
     if starts is None:
         starts = corpus(tuple(scenarios)) if scenarios else ()
-    coverage = Coverage()
-    trial = Trial(engine, starts, players, differential, coverage)
-    db = DirectoryBasedExampleDatabase(str(Path(database))) if database else None
     began = time.monotonic() if began is None else began
-    with fewer_collections():
-        return _rounds(trial, coverage, db, budget, max_examples, seed, job, jobs, began, stop)
+    so_far = SearchResult(None, Coverage(), 0.0, 0)
+    try:
+        trial = Trial(engine, starts, players, differential, so_far.coverage)
+        db = DirectoryBasedExampleDatabase(str(Path(database))) if database else None
+        with fewer_collections():
+            return _rounds(trial, so_far, db, budget, max_examples, seed, job, jobs, began, stop)
+    except KeyboardInterrupt:
+        so_far.interrupted, so_far.seconds = True, time.monotonic() - began
+        return so_far
 
 
-def _rounds(trial: Trial, coverage: Coverage, db, budget: float, max_examples: int | None, seed: int | None,
+def _rounds(trial: Trial, so_far: SearchResult, db, budget: float, max_examples: int | None, seed: int | None,
             job: int, jobs: int, began: float, stop) -> SearchResult:
-    rounds = 0
+    """The rounds until a failure, the budget or ``stop``; ``so_far`` is kept up to date for an interruption."""
+    coverage = so_far.coverage
     for number in range(job, 1 << 62, jobs):
         examples = ROUND if max_examples is None else min(ROUND, max_examples - number * ROUND)
         if examples <= 0 or time.monotonic() - began >= budget or (stop is not None and stop.is_set()):
             break
-        test = given(st.data())(lambda data: _play(trial, data, began))
+        test = given(st.data())(lambda data: _play(trial, so_far, data, began))
         test = settings(max_examples=examples, deadline=None, database=db, derandomize=False,
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
                         verbosity=Verbosity.quiet,
@@ -79,27 +87,30 @@ def _rounds(trial: Trial, coverage: Coverage, db, budget: float, max_examples: i
                         [Phase.generate, Phase.shrink])(test)
         if seed is not None:
             test = hypothesis_seed(seed * 1_000_003 + number)(test)
-        rounds += 1
+        so_far.rounds += 1
         shrink_limit = max(MIN_SHRINK_SECONDS, budget - (time.monotonic() - began))
         try:
             with _shrinking_for(shrink_limit):
                 test()
         except Found as found:
-            return SearchResult(found, coverage, time.monotonic() - began, rounds)
+            return SearchResult(found, coverage, time.monotonic() - began, so_far.rounds)
         except FlakyFailure as exc:  # the engine did not fail the same way twice on the same game
             found = next((e for e in exc.exceptions if isinstance(e, Found)), None)
-            return SearchResult(found, coverage, time.monotonic() - began, rounds,
+            return SearchResult(found, coverage, time.monotonic() - began, so_far.rounds,
                                 ["the engine failed, then passed the same game: it is not deterministic"])
-    return SearchResult(None, coverage, time.monotonic() - began, rounds)
+    return SearchResult(None, coverage, time.monotonic() - began, so_far.rounds)
 
 
-def _play(trial: Trial, data, began: float) -> None:
-    """One example; the first failure's time is kept (what follows it is shrinking)."""
+def _play(trial: Trial, so_far: SearchResult, data, began: float) -> None:
+    """One example; the first failure's time is kept (what follows it is shrinking), and the shortest failure
+    seen (what an interrupted search reports)."""
     try:
         trial.play(data)
-    except Found:
+    except Found as found:
         if trial.coverage.failed_at is None:
             trial.coverage.failed_at = time.monotonic() - began
+        if so_far.found is None or len(found.actions) <= len(so_far.found.actions):
+            so_far.found = found
         raise
 
 

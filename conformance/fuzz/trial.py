@@ -422,16 +422,17 @@ class Trial:
     def _step_alone(self, action: Action, legal: list[dict] | None) -> dict:
         results = execute(self.engine, [("apply", action.to_json()), ("state",)])
         applied, state = _value(results[0]), _value(results[1])
-        if self.events and not shaped(applied[0]):  # nothing to compare them with: their shape is checked
-            self.answered = ([("apply", action.to_json())], [applied])
-            if (unshaped := self._unshaped()) is None:
-                raise AssertionError(f"events judged unshaped keep the schema: {applied[0]!r}")
-            self._found(compare.Problem("events", unshaped.message))
+        # A refusal first: it carries no events (None), so there is no shape to check.
         if applied[1] is not None and legal is None:
             self._found(compare.Problem("refused", f"the engine refused the chance outcome {action.to_json()}"))
         if applied[1] is not None:  # the reproducer states the rules' answer: it passes on the reference
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
             self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
+        if self.events and not shaped(applied[0]):  # nothing to compare them with: their shape is checked
+            self.answered = ([("apply", action.to_json())], [applied])
+            if (unshaped := self._unshaped()) is None:
+                raise AssertionError(f"events judged unshaped keep the schema: {applied[0]!r}")
+            self._found(compare.Problem("events", unshaped.message))
         self.played.append(action)
         self.answers.append(applied[0])  # the engine's own: replayed, it must answer the same
         self.coverage.actions += 1

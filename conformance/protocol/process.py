@@ -1,7 +1,9 @@
 """An engine's operating-system process: its own session, pipes that never block the harness, reaped.
 
 The engine runs in a new session (so a new process group): a wrapper (``sh -c``, ``npm start``,
-``cargo run``) or a helper it forked is killed with it. Its stdin and stdout are non-blocking and
+``cargo run``) or a helper it forked is killed with it. So a terminal's Ctrl-C never reaches it: every
+group alive is kept in ``GROUPS`` and killed at once at SIGINT or SIGTERM (signals.py), and one started
+after the signal is killed as it starts. Its stdin and stdout are non-blocking and
 driven by ``pump`` with a deadline, so an engine that stops reading cannot hang a write; its
 stderr is drained in bulk by a thread keeping the last bytes.
 """
@@ -15,6 +17,8 @@ import subprocess
 import threading
 import time
 
+from baobei_conform import signals
+
 STDERR_KEEP = 64 * 1024  # bytes of the stderr tail kept
 STDERR_LINES = 40  # lines of it shown with an error
 READ_CHUNK = 1 << 16
@@ -26,13 +30,45 @@ def stdio_env() -> dict:
     return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
 
+class Groups:
+    """The engine processes alive in this process, so a signal kills them all from the main thread, whatever
+    thread (a run's worker) or call (a reply awaited for its timeout) holds them."""
+
+    def __init__(self) -> None:
+        self.live: set[EngineProcess] = set()
+        self.lock = threading.RLock()  # re-entered by a signal's hook landing while the main thread holds it
+
+    def add(self, process: EngineProcess) -> None:
+        with self.lock:
+            self.live.add(process)
+        if signals.received() is not None:  # started after the signal's kill (checked after adding: none is missed)
+            process.kill_group()
+
+    def discard(self, process: EngineProcess) -> None:
+        with self.lock:
+            self.live.discard(process)
+
+    def kill_all(self) -> None:
+        with self.lock:
+            live = list(self.live)
+        for process in live:
+            process.kill_group()
+
+
+GROUPS = Groups()
+signals.always(GROUPS.kill_all)
+
+
 class EngineProcess:
     """One started engine process; ``OSError`` when it cannot be started."""
 
     def __init__(self, command: list[str], cwd: str | None = None):
-        self.popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      bufsize=0, cwd=cwd, env=stdio_env(), start_new_session=True)
-        self.pgid = self.popen.pid  # the leader of its own session and group
+        with signals.deferred():  # a signal while it starts is raised once the group is known: it is killed then
+            self.popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=stdio_env(),
+                                          start_new_session=True)
+            self.pgid = self.popen.pid  # the leader of its own session and group
+            GROUPS.add(self)
         self.stdin, self.stdout = self.popen.stdin.fileno(), self.popen.stdout.fileno()
         os.set_blocking(self.stdin, False)
         os.set_blocking(self.stdout, False)
@@ -169,6 +205,7 @@ class EngineProcess:
         """Kill the whole process group, reap the engine, close the pipes; returns its exit code."""
         self.kill_group()
         code = self.popen.wait()
+        GROUPS.discard(self)
         self._drainer.join(timeout=2)
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             try:

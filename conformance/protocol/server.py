@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from baobei_conform import signals
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.position import Malformed, check_position
 from baobei_conform.protocol.wire import encode, loads
@@ -157,7 +158,7 @@ def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``baobei-ref serve``."""
+    """``baobei-ref serve``; SIGINT and SIGTERM end it quietly (exit 130, 143: signals.py), as the end of input does."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="baobei-ref", description="The BAO BEI reference interpreter")
@@ -169,7 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     readings = dict(r.split("=", 1) for r in args.reading if "=" in r)
     if len(readings) != len(args.reading):
         parser.error("--reading takes RULING=READING, e.g. R-05=A")
-    return serve(lambda: ReferenceEngine(readings))
+    with signals.handled():
+        try:
+            return serve(lambda: ReferenceEngine(readings))
+        except KeyboardInterrupt:
+            return signals.exit_code()
 
 
 if __name__ == "__main__":
