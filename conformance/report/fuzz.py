@@ -26,6 +26,7 @@ class FuzzRun:
     cited: list[str]  # clauses the reference cited during the run
     problem: dict | None  # {check, message, clauses, reproducer: {id, actions, verified, note, text, path} | None}
     notes: list[str]
+    interrupted: bool = False  # a signal cut the run short: its figures are what it did until then
 
     @property
     def held(self) -> bool:
@@ -85,7 +86,8 @@ def fuzz_run(document: dict, source: str, taken: set[str]) -> FuzzRun:
                    mode=_str(document.get("mode")) or "differential",
                    summary={k: _str(v) for k, v in shown.items() if v is not None and v != ""},
                    checks=_checks(document.get("checks")), cited=_strs(document.get("clauses_cited")),
-                   problem=_problem(document.get("problem")), notes=_strs(document.get("notes")))
+                   problem=_problem(document.get("problem")), notes=_strs(document.get("notes")),
+                   interrupted=document.get("interrupted") is True)
 
 
 def clause_coverage(cited, exercised) -> tuple[float, list[str]]:

@@ -34,9 +34,11 @@ def _fuzz(tmp_path: Path, suite: Path) -> dict:
 
 
 def _broken(document: dict) -> dict:
-    """The same run as if an engine named with markup had broken the events check (texts full of markup)."""
+    """The same run as if an engine named with markup had broken the events check (texts full of markup), and the
+    run had been interrupted."""
     doc = copy.deepcopy(document)
     doc["engine"] = HOSTILE
+    doc["interrupted"] = True  # by a signal, mid-shrink
     doc["checks"] = checklist("differential", ["events", "views"], "events")
     doc["notes"] = [f"note {HOSTILE}"]
     doc["problem"] = {"check": "events", "message": f"events differ {HOSTILE}", "clauses": ["2.7.3", "<b>x</b>"],
@@ -49,6 +51,7 @@ def _broken(document: dict) -> dict:
 def test_a_fuzz_section_per_engine_with_checks_reproducer_and_exercised_clauses(tmp_path, capsys):
     suite = _suite(tmp_path)
     held = _fuzz(tmp_path, suite)
+    assert held["interrupted"] is False
     assert [c["status"] for c in held["checks"]] == ["held"] * len(held["checks"]) and len(held["checks"]) == 9
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(_broken(held)), encoding="utf-8")
@@ -59,7 +62,7 @@ def test_a_fuzz_section_per_engine_with_checks_reproducer_and_exercised_clauses(
     section = html[html.index('<section id="fuzz">'):html.index('<section id="explore">')]
     first, second = section.split('<article class="card fuzz"')[1:]
 
-    assert "no problem found" in first and "broken" not in first
+    assert "no problem found" in first and "broken" not in first and "interrupted</span>" not in first
     assert first.count('<span class="st st-pass">held</span>') == 9
     # the tiny suite exercises 7 normative clauses (the draw, the discard, its window); what the run did not reach
     # is listed, and the share is of those 7
@@ -72,7 +75,7 @@ def test_a_fuzz_section_per_engine_with_checks_reproducer_and_exercised_clauses(
     unreached = first[first.index("not reached by the search"):first.index("</details>")]
     assert re.findall(r'class="cid"[^>]*>([^<]+)</a>', unreached) == missing
 
-    assert "problem (events)" in second
+    assert "problem (events)" in second and '<span class="st st-skip">interrupted</span></h3>' in second
     assert second.count('<span class="st st-fail">broken</span>') == 1
     row = second[second.index("<code>events</code>"):]
     assert row[:row.index("</tr>")].count("broken") == 1
