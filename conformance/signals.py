@@ -4,9 +4,10 @@ outputs are written marked incomplete, and the exit code says which signal came 
 ``handled()`` goes around a whole command, in the main thread. The first signal runs the hooks registered
 with ``on_signal`` (the run marks itself interrupted before its engines die, protocol/process.py kills every
 engine process group, so no reply is waited for) and raises ``KeyboardInterrupt`` where the main thread is:
-each command's ``except KeyboardInterrupt`` keeps what it has. A later signal, or one while the outputs are
-written (``shielded``), runs the hooks again and raises nothing, so the outputs are never cut short and no
-traceback is printed; one while an engine process starts (``deferred``) is raised once the process is known.
+each command's ``except KeyboardInterrupt`` keeps what it has. A later signal does nothing (an engine started
+after the first is killed as it starts: process.py), and the first raises nothing while the outputs are written
+(``shielded``), so they are never cut short and no traceback is printed; one while an engine process starts
+(``deferred``) is raised once the process is known.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, 
 WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 _received: list[int] = []  # the first signal that came while handled
-_hooks: list[Callable[[], None]] = []  # run at every signal, the latest registered first
+_hooks: list[Callable[[], None]] = []  # run at the first signal, the latest registered first
 _held: list[list[bool]] = []  # sections where the first signal raises nothing now (shielded, deferred)
 
 
@@ -41,7 +42,7 @@ def word() -> str:
 
 @contextlib.contextmanager
 def on_signal(hook: Callable[[], None]) -> Iterator[None]:
-    """Run ``hook`` (in the main thread, before KeyboardInterrupt is raised) at each signal within."""
+    """Run ``hook`` (in the main thread, before KeyboardInterrupt is raised) at a signal within."""
     _hooks.append(hook)
     try:
         yield
@@ -50,7 +51,7 @@ def on_signal(hook: Callable[[], None]) -> Iterator[None]:
 
 
 def always(hook: Callable[[], None]) -> None:
-    """Run ``hook`` at every signal this process gets while handled (engine process groups: process.py)."""
+    """Run ``hook`` at the signal of every command this process runs (engine process groups: process.py)."""
     _hooks.append(hook)
 
 
@@ -87,15 +88,15 @@ def _holding() -> Iterator[list[bool]]:
 
 
 def _handler(signum: int, frame) -> None:
-    first = not _received
-    if first:
-        _received.append(signum)
+    if _received:  # a later signal (even one landing in this handler): the first one's work is under way
+        return
+    _received.append(signum)
     for hook in reversed(list(_hooks)):
         hook()
-    if first and _held:
+    if _held:
         for section in _held:
             section.append(True)
-    elif first:
+    else:
         raise KeyboardInterrupt
 
 

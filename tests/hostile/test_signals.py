@@ -24,6 +24,9 @@ from pathlib import Path
 
 import pytest
 
+from baobei_conform import signals
+from baobei_conform.protocol.process import EngineProcess
+
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 SERVED, HOSTILE = HERE / "engines" / "served.py", HERE / "engines" / "hostile.py"
@@ -309,3 +312,45 @@ def test_baobei_ref_serve_ends_quietly(tmp_path, signum):
         proc.kill()
     assert proc.returncode == CODES[signum]
     assert proc.stderr.read() == b""
+
+
+# --- the mechanism (in this process: signals.handled() puts pytest's own handlers back after) ---
+
+def _signal_self(signum: int) -> None:
+    """Send ``signum`` to this process and give the handler its moment (it raises in the main thread)."""
+    os.kill(os.getpid(), signum)
+    time.sleep(0.5)
+
+
+def test_a_signal_raises_once_and_a_later_one_does_nothing():
+    with signals.handled():
+        with pytest.raises(KeyboardInterrupt):
+            _signal_self(signal.SIGTERM)
+        _signal_self(signal.SIGINT)  # while the outputs of the first would be written: nothing raised
+        assert (signals.received(), signals.exit_code(), signals.word()) == (signal.SIGTERM, 143, "terminated")
+    assert signals.received() is None  # the next command starts afresh
+
+
+def test_a_signal_while_outputs_are_written_raises_nothing_and_while_a_process_starts_raises_after():
+    with signals.handled():
+        with signals.shielded():
+            _signal_self(signal.SIGINT)
+        assert signals.received() == signal.SIGINT
+    reached = []
+    with signals.handled(), pytest.raises(KeyboardInterrupt):
+        with signals.deferred():
+            _signal_self(signal.SIGINT)
+            reached.append(True)
+    assert reached  # the section ran to its end, then the signal was raised
+
+
+def test_an_engine_started_after_the_signal_is_killed_as_it_starts(tmp_path):
+    """A run's worker may start an engine after the main thread killed the others: it must not outlive the run."""
+    pids = tmp_path / "pids"
+    with signals.handled():
+        with pytest.raises(KeyboardInterrupt):
+            _signal_self(signal.SIGINT)
+        engine = EngineProcess([sys.executable, str(HOSTILE), "hang", str(pids)])
+        assert engine.popen.wait(timeout=10) == -signal.SIGKILL
+        engine.kill()
+    assert not running(engine.pgid)
