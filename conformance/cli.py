@@ -31,7 +31,7 @@ from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
 from baobei_conform.fuzz.command import run as fuzz_run
 from baobei_conform.harness import BREAKER, Selection, load_suite
 from baobei_conform.options import default_suite, positive
-from baobei_conform.outputs import ResultStream, unwritable_file, unwritable_folder
+from baobei_conform.outputs import ResultStream, output_problems, print_problems
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.publish import add_parser as compile_parser
@@ -41,7 +41,7 @@ from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.runner.run import problem_outcome
 from baobei_conform.scenario import load_scenario, scenario_files
-from baobei_conform.tools import add_tools, write_run_report
+from baobei_conform.tools import add_tools, write_run_outputs
 from baobei_conform.variants import engine_readings
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
@@ -190,12 +190,12 @@ def _shard(text: str | None) -> tuple[int, int] | None:
     return k, n
 
 
-def _preflight(args: argparse.Namespace) -> list[str]:
-    """Problems found before running anything: output paths that cannot be written."""
-    problems = [unwritable_file(p) for p in (args.json, args.junit) if p]
-    if not args.no_report:
-        problems.append(unwritable_folder(args.report))
-    return [p for p in problems if p]
+def _preflight(args: argparse.Namespace, command: list[str] | None) -> list[str]:
+    """Problems found before running anything: outputs that cannot or may not be written (outputs.py)."""
+    return output_problems(files={"--json": args.json, "--junit": args.junit},
+                           owned={} if args.no_report else {"--report": args.report},
+                           inputs=[*(args.scenarios or default_suite()), args.expectations,
+                                   None if command else args.engine])
 
 
 def _not_negative(text: str) -> int:
@@ -221,10 +221,7 @@ def _run_command(argv: list[str]) -> int:
         shard = _shard(args.shard)
     except ValueError as exc:
         parser.error(str(exc))
-    problems = _preflight(args)
-    if problems:
-        for problem in problems:
-            print(f"baobei-conform: {problem}", file=sys.stderr)
+    if print_problems("", _preflight(args, command)):
         return 2
     paths = args.scenarios or default_suite()
     selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
@@ -275,8 +272,7 @@ def _run_command(argv: list[str]) -> int:
         # record (JSON, JUnit, report), not a run that silently produced nothing.
         exc.message = f"the engine does not start: {exc.message}"
         document = record.document([problem_outcome(s, exc) for s in scenarios], True)
-        _finish(args, console, document, broken, False, paths)
-        return exit_status(document)
+        return _finish(args, console, document, broken, False, paths) or exit_status(document)
     except Exception as exc:  # noqa: BLE001 - an in-process factory that raises is reported, not raised
         print(f"baobei-conform: the engine does not start: {exc!r}", file=sys.stderr)
         return 2
@@ -299,17 +295,17 @@ def _run_command(argv: list[str]) -> int:
         except KeyboardInterrupt:  # the signal as the workers started or ended, not while they ran: what ran stands
             document = record.document(list(stream.outcomes), False)
         with signals.shielded():  # a signal now (a second one, or the first as the run ends) cuts no output short
-            _finish(args, console, document, broken, interrupted.is_set(), paths)
-    return signals.exit_code() if interrupted.is_set() else exit_status(document)
+            unwritten = _finish(args, console, document, broken, interrupted.is_set(), paths)
+    return signals.exit_code() if interrupted.is_set() else unwritten or exit_status(document)
 
 
 def _finish(args: argparse.Namespace, console: Console, document: dict, broken: list, interrupted: bool,
-            paths: list) -> None:
-    """The end of a run: the summary on the console, the results files, the report."""
+            paths: list) -> int:
+    """The end of a run: the summary on the console, the results files, the report; 2 when one of them could
+    not be written (a full disk), else 0."""
     console.finish(document, broken, interrupted)
-    _write_results(args, document)
-    if not args.no_report:
-        write_run_report(args.report, document, paths[0], args.json)
+    return print_problems("", write_run_outputs(document, args.json, args.junit,
+                                                 None if args.no_report else args.report, paths[0]))
 
 
 def _write_results(args: argparse.Namespace, document: dict) -> None:

@@ -5,7 +5,9 @@ suite without our parser: each file holds the scenario's metadata and its steps
 (``spec/schemas/compiled.schema.json``, the steps by ``steps.schema.json``; a step's ``line`` is a
 line of the script, which starts at the file's line ``script_line``). Files mirror the scenario
 folders (``3-pluck/pluck-basic.yaml`` -> ``3-pluck/pluck-basic.json``). The folder is written whole or
-not at all: a scenario that does not compile is reported with file:line:col and nothing is written.
+not at all: a scenario that does not compile is reported with file:line:col and nothing is written. It is
+a folder the tool owns (outputs.py): missing, empty or an earlier compile's, never the sources or a folder
+holding anything else.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.options import default_suite
-from baobei_conform.outputs import replace_dir, unwritable_folder
+from baobei_conform.outputs import output_problems, print_problems, replace_dir, unwritten
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
 
@@ -59,7 +61,7 @@ def compile_suite(paths: list[str], out: str) -> list[ScenarioError]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    replace_dir(out, build)
+    replace_dir(out, build, "baobei-conform compile")
     return []
 
 
@@ -68,11 +70,12 @@ def compile_command(args: argparse.Namespace) -> int:
     if not scenario_files(paths):
         print(f"baobei-conform compile: no scenario files under {', '.join(paths)}", file=sys.stderr)
         return 2
-    problem = unwritable_folder(args.out)
-    if problem:
-        print(f"baobei-conform compile: {problem}", file=sys.stderr)
+    if print_problems("compile", output_problems(owned={"--out": args.out}, inputs=paths)):
         return 2
-    errors = compile_suite(paths, args.out)
+    try:
+        errors = compile_suite(paths, args.out)
+    except OSError as exc:  # a full disk
+        return print_problems("compile", [unwritten("--out", args.out, exc)])
     for exc in errors:
         print(exc, file=sys.stderr)
     if errors:
@@ -87,5 +90,6 @@ def add_parser(sub) -> None:
     p = sub.add_parser("compile", help="write every scenario's compiled steps as JSON (a published artefact)")
     p.add_argument("paths", nargs="*", help="scenario files or folders (default: the installed suite)")
     p.add_argument("--out", default="baobei-compiled", metavar="DIR",
-                   help="the folder to write (replaced whole; default: baobei-compiled)")
+                   help="the folder to write (default: baobei-compiled); replaced whole, so it must be missing, "
+                        "empty or an earlier compile's output, outside the scenario sources")
     p.set_defaults(func=compile_command)

@@ -19,6 +19,8 @@ import statistics
 import sys
 
 from baobei_conform.harness import Selection, load_suite, run_suite
+from baobei_conform.options import default_suite
+from baobei_conform.outputs import output_problems, print_problems, write_atomic, write_each
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.scenario import Scenario
 from baobei_ref import Game, RuleError
@@ -151,27 +153,28 @@ def _lines(numbers: list[int]) -> str:
 
 def rulings_command(args) -> int:
     """``baobei-conform rulings [--json [FILE]] [--games N] [PATHS]``."""
-    scenarios, broken = load_suite(args.paths, Selection())
+    paths = args.paths or default_suite()
+    target = None if args.json == "-" else args.json  # the file to write, if any
+    if print_problems("rulings", output_problems(files={"--json": target}, inputs=paths)):
+        return 2
+    scenarios, broken = load_suite(paths, Selection())
     for exc in broken:
         print(exc, file=sys.stderr)
     doc = impact(scenarios, {**BUDGET, "games": args.games})
-    if args.json is None:
-        print(render(doc))
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    if args.json == "-":
+        print(text, end="")
     else:
-        text = json.dumps(doc, indent=2, ensure_ascii=False)
-        if args.json == "-":
-            print(text)
-        else:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
-            print(render(doc))
+        print(render(doc))
+    if print_problems("rulings", write_each([("--json", target, lambda: write_atomic(target, text))])):
+        return 2
     return 1 if doc["consistency"] or broken else 0
 
 
 def add_parser(sub) -> None:
     """The ``rulings`` subcommand's arguments."""
     p = sub.add_parser("rulings", help="each ruling's readings and what each alternative changes (review)")
-    p.add_argument("paths", nargs="*", default=["scenarios"], help="scenario files or folders (default: scenarios)")
+    p.add_argument("paths", nargs="*", help="scenario files or folders (default: the installed suite)")
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
                    help="write the JSON document to FILE (default: print it instead of the text)")
     p.add_argument("--games", type=int, default=BUDGET["games"], help=f"random games per reading ({BUDGET['games']})")

@@ -11,7 +11,7 @@ from pathlib import Path
 from baobei_conform.engines import EngineSpecError, engine_factory
 from baobei_conform.merge import MergeError, merge
 from baobei_conform.options import default_suite, positive
-from baobei_conform.outputs import unwritable_file, unwritable_folder
+from baobei_conform.outputs import output_problems, print_problems, write_each
 from baobei_conform.results import exit_status, incomplete, render_summary, write_json, write_junit
 
 
@@ -29,14 +29,24 @@ def write_run_report(out: str, document: dict, scenarios_dir: str, results_file:
     print(f"report: {index}")
 
 
+def write_run_outputs(document: dict, json_file: str | None, junit_file: str | None, report_dir: str | None,
+                      scenarios_dir: str) -> list[str]:
+    """The results files and the report of a run or a merge; the ones that could not be written, one line each.
+    The report is built from the --json file only when that file holds this document."""
+    problems = write_each([("--json", json_file, lambda: write_json(str(json_file), document))])
+    results = json_file if not problems else None
+    problems += write_each([("--junit", junit_file, lambda: write_junit(str(junit_file), document)),
+                            ("--report", report_dir, lambda: write_run_report(str(report_dir), document, scenarios_dir,
+                                                                              results))])
+    return problems
+
+
 def _merge_command(args: argparse.Namespace) -> int:
     from baobei_conform.report.model import ReportError, load_results
 
-    problems = [unwritable_file(p) for p in (args.json, args.junit) if p]
-    problems += [unwritable_folder(args.report)] if args.report else []
-    if any(problems):
-        for problem in filter(None, problems):
-            print(f"baobei-conform merge: {problem}", file=sys.stderr)
+    scenarios = args.scenarios or default_suite()
+    if print_problems("merge", output_problems(files={"--json": args.json, "--junit": args.junit},
+                                                owned={"--report": args.report}, inputs=[*args.results, *scenarios])):
         return 2
     try:
         document = merge([(load_results(path), path) for path in args.results])
@@ -46,12 +56,8 @@ def _merge_command(args: argparse.Namespace) -> int:
     print(render_summary(document))
     if incomplete(document):
         print(f"INCOMPLETE: {incomplete(document)}")
-    if args.json:
-        write_json(args.json, document)
-    if args.junit:
-        write_junit(args.junit, document)
-    if args.report:
-        write_run_report(args.report, document, (args.scenarios or default_suite())[0], args.json)
+    if print_problems("merge", write_run_outputs(document, args.json, args.junit, args.report, scenarios[0])):
+        return 2
     return exit_status(document)
 
 
@@ -79,7 +85,8 @@ def add_tools(sub) -> None:
     mg.add_argument("results", nargs="+", metavar="SHARD.json", help="results of one engine's shards")
     mg.add_argument("--json", metavar="FILE", help="write the merged results as JSON")
     mg.add_argument("--junit", metavar="FILE", help="write the merged results as JUnit XML")
-    mg.add_argument("--report", metavar="DIR", help="write the HTML report of the merged results there")
+    mg.add_argument("--report", metavar="DIR", help="write the HTML report of the merged results there (a folder "
+                    "the tool owns: missing, empty or an earlier report; replaced whole)")
     mg.add_argument("--scenarios", nargs="+", help="the scenario folder for the report (default: the installed suite)")
     mg.set_defaults(func=_merge_command)
     sm = sub.add_parser("smoke", help="is the engine wired up? handshake, setup/state, a legal and an illegal action")

@@ -24,6 +24,7 @@ from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Coverage, Trial
 from baobei_conform.options import default_suite, positive
+from baobei_conform.outputs import output_problems, print_problems, write_atomic, write_each
 from baobei_spec import default_spec
 
 
@@ -67,11 +68,15 @@ def seed_folders(given: list[str] | None) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Search, tighten, reproduce, report; exit 1 when a problem was found, 2 when the engine cannot start.
+    """Search, tighten, reproduce, report; exit 1 when a problem was found, 2 when the engine cannot start or
+    an output cannot be written (checked before the search, so a typo never costs the budget).
 
     A signal (signals.py) at any moment ends the work at once (the engines killed): the JSON is written all the
     same, ``interrupted``, with what was played and found so far (a problem not yet reproduced gets its scenario,
     unverified), and the exit code is the signal's."""
+    if print_problems("fuzz", output_problems(files={"--json": args.json}, folders={"--save": args.save},
+                                              inputs=seed_folders(args.scenarios))):
+        return 2
     began = time.monotonic()
     result = SearchResult(None, Coverage(), 0.0, 0)  # what is known so far
     try:
@@ -117,7 +122,8 @@ def _unstartable(exc: Exception) -> int:
 
 def _finish(args: argparse.Namespace, result: SearchResult, reproducer: Reproducer | None, described: str,
             capabilities: list[str], began: float) -> int:
-    """The outputs, written whole whatever signal comes now, and the exit code."""
+    """The outputs, written whole whatever signal comes now, and the exit code (2 when an output could not be
+    written, a full disk, unless a signal cut the work short)."""
     with signals.shielded():
         if result.interrupted and not result.seconds:  # before the search began
             result.seconds = time.monotonic() - began
@@ -125,21 +131,25 @@ def _finish(args: argparse.Namespace, result: SearchResult, reproducer: Reproduc
             ident, text, count = scenario_text(result.found, described)
             reproducer = Reproducer(ident, text, count, False, "interrupted before it was checked on the reference "
                                                                "and on the engine")
-        _write(args, result_document(result, reproducer, described, args, capabilities), reproducer)
+        unwritten = print_problems("fuzz", _write(args, result_document(result, reproducer, described, args,
+                                                                        capabilities), reproducer))
     if result.interrupted:
         return signals.exit_code()
-    return 1 if result.found else 0
+    return unwritten or (1 if result.found else 0)
 
 
-def _write(args: argparse.Namespace, document: dict, reproducer: Reproducer | None) -> None:
+def _write(args: argparse.Namespace, document: dict, reproducer: Reproducer | None) -> list[str]:
+    """The reproducer and the JSON, each renamed into place whole; the ones that could not be written."""
+    problems = []
     if args.save and reproducer:
         path = Path(args.save) / f"{reproducer.id}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(reproducer.text, encoding="utf-8")
-        document["problem"]["reproducer"]["path"] = str(path)
-    if args.json:
-        Path(args.json).write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        problems = write_each([("--save", args.save, lambda: write_atomic(path, reproducer.text))])
+        if not problems:
+            document["problem"]["reproducer"]["path"] = str(path)
+    problems += write_each([("--json", args.json, lambda: write_atomic(
+        args.json, json.dumps(document, indent=2, ensure_ascii=False) + "\n"))])
     print(render(document))
+    return problems
 
 
 def result_document(result: SearchResult, reproducer: Reproducer | None, engine: str, args,

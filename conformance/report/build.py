@@ -105,7 +105,7 @@ def load_impact(path) -> dict:
 
 def write_report(report: Report, out: Path, impact: dict | None = None) -> Path:
     """Build the report in a fresh folder and swap it in for ``out``: never half of one run, nor two runs mixed."""
-    return replace_dir(out, lambda fresh: _write_pages(report, fresh, impact))
+    return replace_dir(out, lambda fresh: _write_pages(report, fresh, impact), "baobei-conform report")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from baobei_conform.options import default_suite
-from baobei_conform.outputs import unwritable_folder
+from baobei_conform.outputs import output_problems, print_problems, unwritten
 from baobei_conform.report.build import build_report
 from baobei_conform.report.model import ReportError
 
@@ -22,7 +22,9 @@ def report_parser() -> argparse.ArgumentParser:
                     "FAQ, rulings, provisional facts, one page per scenario, badges.")
     parser.add_argument("results", nargs="*", metavar="RESULTS.json",
                         help="results of `baobei-conform --json FILE` (one per engine); none: run the reference")
-    parser.add_argument("--out", default="baobei-report", metavar="DIR", help="output folder (default: baobei-report)")
+    parser.add_argument("--out", default="baobei-report", metavar="DIR",
+                        help="output folder (default: baobei-report), replaced whole: it must be missing, empty or "
+                             "an earlier report, and hold none of the inputs")
     parser.add_argument("--scenarios", metavar="DIR",
                         help="the scenario folder (sources, steps, exercised coverage; default: the installed suite)")
     parser.add_argument("--rulings", metavar="IMPACT.json",
@@ -52,18 +54,19 @@ def load_mutants(source: str | None) -> list[dict] | None:
 def report_main(argv: list[str] | None = None) -> int:
     """Entry point for ``baobei-conform report``; returns the exit status (0 written, 2 unusable input)."""
     args = report_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
-    problem = unwritable_folder(args.out)
-    if problem:
-        print(f"baobei-conform report: {problem}", file=sys.stderr)
+    scenarios = args.scenarios or default_suite()[0]
+    if print_problems("report", output_problems(owned={"--out": args.out}, inputs=[
+            *args.results, scenarios, args.rulings, args.mutants, *(args.fuzz or [])])):
         return 2
     start = time.perf_counter()
     try:
-        scenarios = args.scenarios or default_suite()[0]
         index = build_report(args.out, args.results, scenarios, args.rulings, load_mutants(args.mutants),
                              args.fuzz)
     except ReportError as exc:
         print(f"baobei-conform report: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk
+        return print_problems("report", [unwritten("--out", args.out, exc)])
     print(f"report written in {time.perf_counter() - start:.2f}s: {index}")
     return 0
 

@@ -107,27 +107,30 @@ def test_version(capsys):
 
 @pytest.mark.parametrize("option", ["--json", "--junit"])
 def test_unwritable_output_file_is_refused_before_the_run(tmp_path, passing, never_runs, capsys, option):
-    target = tmp_path / "no" / "such" / "folder" / "out"
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file", encoding="utf-8")
+    target = blocker / "folder" / "out"
     assert main(["--scenarios", str(passing), option, str(target)]) == 2
-    assert f"cannot write {target}" in capsys.readouterr().err
+    assert f"{option} {target}: {blocker} is a file, not a folder" in capsys.readouterr().err
     assert main(["--scenarios", str(passing), option, str(tmp_path)]) == 2
-    assert f"{tmp_path} is a folder, not a file" in capsys.readouterr().err
+    assert f"{option} {tmp_path}: is a folder, not a file" in capsys.readouterr().err
 
 
 def test_report_folder_that_is_a_file_is_refused_before_the_run(tmp_path, passing, never_runs, capsys):
     blocker = tmp_path / "report"
     blocker.write_text("a file", encoding="utf-8")
     assert main(["--scenarios", str(passing), "--report", str(blocker)]) == 2
-    assert f"cannot write in {blocker}" in capsys.readouterr().err
+    assert f"--report {blocker}: is a file, not a folder" in capsys.readouterr().err
 
 
 def test_report_and_merge_outputs_are_checked_too(tmp_path, capsys):
     blocker = tmp_path / "blocker"
     blocker.write_text("a file", encoding="utf-8")
     assert main(["report", "--out", str(blocker)]) == 2
-    assert main(["merge", str(tmp_path / "any.json"), "--json", str(tmp_path / "no" / "r.json")]) == 2
+    assert main(["merge", str(tmp_path / "any.json"), "--json", str(blocker / "r.json")]) == 2
     err = capsys.readouterr().err
-    assert f"cannot write in {blocker}" in err and "cannot write" in err.split("\n")[1] and "Traceback" not in err
+    assert f"report: --out {blocker}: is a file" in err and f"merge: --json {blocker / 'r.json'}: {blocker} is a file" \
+        in err.split("\n")[1] and "Traceback" not in err
 
 
 def test_checking_a_new_output_file_leaves_nothing_behind(tmp_path, passing, monkeypatch):

@@ -75,7 +75,9 @@ def test_concurrent_builds_never_mix(tmp_path, monkeypatch):
     for t in threads:
         t.join()
     assert not errors
-    assert len({p.read_text() for p in out.iterdir()}) == 1 and len(list(out.iterdir())) == 30
+    pages = [p for p in out.iterdir() if p.name != outputs.MARKER]
+    assert len({p.read_text() for p in pages}) == 1 and len(pages) == 30
+    assert outputs.listed(out) == {p.name for p in pages}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
 
 
