@@ -48,9 +48,10 @@ def filter_rows(html: str) -> list[dict]:
 
 
 def reference_results(path: Path, monkeypatch) -> dict:
-    """``baobei-conform -q --json FILE`` on the reference, as a user would run it."""
+    """``baobei-conform -q --json FILE`` on the reference, as a user would run it in a checkout (its report beside
+    the results: the module's fixture runs before the autouse one that would move the default report)."""
     monkeypatch.chdir(ROOT)
-    assert conform_main(["-q", "--json", str(path)]) == 0
+    assert conform_main(["-q", "--json", str(path), "--report", str(path.parent / "report")]) == 0
     return json.loads(path.read_text(encoding="utf-8"))
 
 
