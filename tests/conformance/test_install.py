@@ -74,6 +74,12 @@ def test_installed_command_runs_the_whole_suite_from_an_empty_folder(installed):
     assert (installed[1] / "baobei-report" / "index.html").is_file()
 
 
+def test_installed_rulings_json_works_from_an_empty_folder(installed):
+    proc = run(installed, "baobei-conform", "rulings", "--json", "--games", "0")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout)["schema"] == "baobei-rulings/1" and "cannot read" not in proc.stderr
+
+
 def test_installed_command_refuses_an_empty_selection(installed):
     (installed[1] / "empty_dir").mkdir(exist_ok=True)
     proc = run(installed, "baobei-conform", "--no-report", "--scenarios", "empty_dir")

@@ -109,3 +109,65 @@ def test_results_are_on_disk_while_the_run_goes_on(tmp_path):
     assert partial and all(d["run"]["complete"] is False for d in partial)
     assert json.loads(out.read_text(encoding="utf-8"))["run"]["complete"] is True
 
+
+
+# --- folders the tool owns: only its own files are ever deleted ---------------------------------------------
+
+def built(out: Path, pages: dict[str, str]) -> Path:
+    """A folder swapped in by ``replace_dir`` holding ``pages`` (relative path -> text)."""
+    def build(folder: Path) -> Path:
+        for name, text in pages.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text)
+        return folder
+    return replace_dir(out, build, "test")
+
+
+def test_a_file_added_while_the_new_folder_is_built_stops_the_swap(tmp_path):
+    out = built(tmp_path / "report", {"index.html": "first", "scenarios/a.html": "a"})
+
+    def build(folder: Path) -> None:
+        (folder / "index.html").write_text("second")
+        (out / "scenarios" / "notes.md").write_text("the user's")  # the user, meanwhile
+
+    with pytest.raises(outputs.OutputRefused, match="holds scenarios/notes.md, which this tool did not write"):
+        replace_dir(out, build)
+    assert (out / "index.html").read_text() == "first" and (out / "scenarios" / "notes.md").read_text() == "the user's"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # the fresh folder is gone
+
+
+def test_a_file_added_after_the_last_check_is_never_deleted(tmp_path, monkeypatch, capsys):
+    out = built(tmp_path / "report", {"index.html": "first", "scenarios/a.html": "a"})
+    (out / "scenarios" / "notes.md").write_text("the user's")
+    monkeypatch.setattr(outputs, "foreign", lambda folder: None)  # as if added between the check and the rename
+    built(out, {"index.html": "second"})
+    assert (out / "index.html").read_text() == "second" and outputs.listed(out) == {"index.html"}
+    [kept] = [p for p in tmp_path.iterdir() if p.name != "report"]
+    assert tree_of(kept) == {"scenarios/notes.md": "the user's"}  # the listed files went, the user's stayed
+    assert f"{kept}: kept" in capsys.readouterr().err
+
+
+def tree_of(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): p.read_text() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_deleting_an_old_folder_never_follows_a_symbolic_link(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "a.html").write_text("the user's page")
+    out = built(tmp_path / "report", {"index.html": "first", "scenarios/a.html": "a"})
+    for path in (out / "scenarios").iterdir():
+        path.unlink()
+    (out / "scenarios").rmdir()
+    (out / "scenarios").symlink_to(elsewhere)  # a listed folder turned into a link to the user's files
+    assert outputs.foreign(out).startswith("holds scenarios, which this tool did not write")
+    assert outputs.remove_owned(out, outputs.listed(out)) is False
+    assert (elsewhere / "a.html").read_text() == "the user's page" and (out / "scenarios").is_symlink()
+
+
+@pytest.mark.parametrize("marker", ["not json", '{"format": "baobei-output/2", "files": []}',
+                                    '{"format": "baobei-output/1", "files": "index.html"}', "[]"])
+def test_a_marker_the_tool_did_not_write_makes_the_folder_foreign(tmp_path, marker):
+    out = built(tmp_path / "report", {"index.html": "first"})
+    (out / outputs.MARKER).write_text(marker)
+    assert "was not written by this tool" in outputs.foreign(out)

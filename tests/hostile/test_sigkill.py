@@ -15,10 +15,21 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from baobei_conform.outputs import MARKER
+
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios" / "3-pluck").glob("*.yaml"))[:5]
 TRIALS = 20
-MARK = "PREVIOUS-RUN"  # a file only the previous report folder holds
+MARK = "PREVIOUS-RUN"  # a file only the previous report folder holds (listed in its marker: the tool's own)
+
+
+def plant_mark(report: Path) -> None:
+    """MARK in the report, listed in its marker as one of the files the tool wrote, so the next run may replace
+    the folder (a file the marker does not list would make it refuse)."""
+    (report / MARK).write_text("")
+    marker = json.loads((report / MARKER).read_text(encoding="utf-8"))
+    marker["files"].append(MARK)
+    (report / MARKER).write_text(json.dumps(marker), encoding="utf-8")
 
 
 def check(out: Path, previous_index: bytes | None) -> str:
@@ -57,7 +68,7 @@ def test_sigkill_at_random_moments(tmp_path):
     for _ in range(TRIALS):
         previous_index = None
         if (out / "report").exists():
-            (out / "report" / MARK).write_text("")
+            plant_mark(out / "report")
             previous_index = (out / "report" / "index.html").read_bytes()
         process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.0, duration * 1.1))
@@ -65,3 +76,7 @@ def test_sigkill_at_random_moments(tmp_path):
         process.wait()
         seen.append(check(out, previous_index))
     assert "previous" in seen or "new" in seen
+    if (out / "report").exists():
+        plant_mark(out / "report")
+    subprocess.run(command, check=True, capture_output=True, cwd=tmp_path, timeout=120)  # not refused
+    assert check(out, None) == "new"
