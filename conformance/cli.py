@@ -31,7 +31,7 @@ from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
 from baobei_conform.fuzz.command import run as fuzz_run
 from baobei_conform.harness import BREAKER, Selection, load_suite
 from baobei_conform.options import default_suite, positive
-from baobei_conform.outputs import ResultStream, output_problems, print_problems
+from baobei_conform.outputs import MARKER, ResultStream, output_problems, print_problems
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.publish import add_parser as compile_parser
@@ -54,7 +54,9 @@ EXIT_CODES = """exit codes:
   1    unexpected results: failures, errors, passes of known failures, broken scenario files, an early stop,
        an engine that starts but fails its handshake (every selected scenario an error)
   2    usage or input error: bad option, engine command that cannot be executed, unreadable expectations,
-       unwritable output, nothing selected
+       nothing selected, an output that cannot or may not be written (checked before the run: a results
+       file where a folder is or inside the report folder; a report folder that is not the tool's, see
+       --report); or an output that fails at the end (a full disk: the others are written)
   130  interrupted (Ctrl-C, SIGINT): the engines are killed at once, the results of the scenarios that ran are
        written, marked incomplete, and "interrupted" is said on stderr
   143  terminated (SIGTERM): the same, and "terminated" is said"""
@@ -151,8 +153,8 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("engine", nargs="?", default="reference",
                         help="reference (default), an executable, a folder with baobei-engine.json, python:mod:fn")
     parser.add_argument("--scenarios", nargs="+", help="scenario files or folders (default: the installed suite)")
-    parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
-    parser.add_argument("--junit", metavar="FILE", help="write the results as JUnit XML")
+    parser.add_argument("--json", metavar="FILE", help="write the results as JSON (whole, renamed into place)")
+    parser.add_argument("--junit", metavar="FILE", help="write the results as JUnit XML (whole, renamed into place)")
     parser.add_argument("--expectations", metavar="FILE", help="known failures of this engine (YAML)")
     parser.add_argument("-k", "--id", action="append", default=[], help="scenario id glob (repeatable)")
     parser.add_argument("--clause", action="append", default=[], help="clause prefix, e.g. 3.6 (repeatable)")
@@ -169,7 +171,10 @@ def run_parser() -> argparse.ArgumentParser:
                         help=f"longest reply line accepted (default {MAX_LINE}, 16 MiB)")
     parser.add_argument("--validate", action="store_true", help="check every message against the schemas")
     parser.add_argument("--report", metavar="DIR", default=DEFAULT_REPORT_DIR,
-                        help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR})")
+                        help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR}). The folder is the tool's: "
+                             f"replaced whole, so it must be missing, empty or an earlier report (its {MARKER} "
+                             "lists what was written) holding nothing more; never the current folder or one "
+                             "holding it, home, /, the scenarios, nor a folder with the --json/--junit files")
     parser.add_argument("--no-report", action="store_true", help="do not write the HTML report")
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summary")
     parser.add_argument("--line", action="store_true", help="one line per failure")

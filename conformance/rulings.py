@@ -176,6 +176,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("rulings", help="each ruling's readings and what each alternative changes (review)")
     p.add_argument("paths", nargs="*", help="scenario files or folders (default: the installed suite)")
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
-                   help="write the JSON document to FILE (default: print it instead of the text)")
+                   help="write the JSON document to FILE, whole (checked before anything runs; no FILE: print it "
+                        "instead of the text)")
     p.add_argument("--games", type=int, default=BUDGET["games"], help=f"random games per reading ({BUDGET['games']})")
     p.set_defaults(func=rulings_command)

@@ -43,8 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=_players, default=(2, 3, 4, 5, 6), help="player counts, e.g. 2,4")
     parser.add_argument("--scenarios", nargs="*", default=None, help="scenario folders whose setups "
                         "seed the search (default: the installed suite)")
-    parser.add_argument("--save", metavar="DIR", help="write the reproducer scenario there")
-    parser.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    parser.add_argument("--save", metavar="DIR", help="write the reproducer scenario there (a folder, created if "
+                        "missing; checked before the search)")
+    parser.add_argument("--json", metavar="FILE", help="write the result as JSON (checked before the search, "
+                        "written whole)")
     parser.add_argument("--timeout", type=positive(float, 0), default=10.0,
                         help="seconds per engine answer (default 10)")
     parser.add_argument("-j", "--jobs", type=positive(int, 1), default=1,
