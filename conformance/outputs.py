@@ -86,7 +86,8 @@ def replace_dir(out: str | Path, build: Callable[[Path], T], writer: str = "baob
         else:
             raise OSError(f"{out}: could not put the new folder in place (other runs keep writing it)")
     except BaseException:
-        remove_owned(fresh, set(_listing(fresh)))  # only what the build wrote: the fresh folder is ours alone
+        if fresh.is_dir():  # only what the build wrote: the fresh folder is ours alone
+            remove_owned(fresh, set(_listing(fresh)))
         raise
     for aside in old:
         if not remove_owned(aside, listed(aside) or set()):
