@@ -177,21 +177,22 @@ def _tupled(value: object) -> object:
     return value
 
 
-def action_from_json(data: dict[str, Any]) -> Action:
-    """Build an action from its JSON form; raises ``ValueError`` naming what is wrong."""
+def action_from_json(data: Any) -> Action:
+    """Build an action from its JSON form; ``RuleError("malformed_action")`` naming what is wrong when the value
+    has not the action's shape (spec/contract.yaml, shapes: an unknown type, a missing or extra field, a field of
+    another JSON type), before any rule is asked."""
     from baobei_ref.errors import RuleError
+    from baobei_spec.contract import shape_problem
 
-    if not isinstance(data, dict) or data.get("type") not in ACTIONS:
-        name = data.get("type") if isinstance(data, dict) else data
-        raise RuleError("malformed_action", f"unknown action type {name!r}")
+    problem = shape_problem(data)
+    if problem is not None:
+        raise RuleError("malformed_action", problem)
     cls = ACTIONS[data["type"]]
     kwargs: dict[str, object] = {}
     for name in field_names(cls):
-        if name not in data:
-            raise RuleError("malformed_action", f"{data['type']}: missing field {name!r}")
         value = data[name]
         if cls is SimultaneousPlucks:
-            value = tuple(action_from_json({"type": "pluck", **c}) for c in value)
+            value = tuple(Pluck(c["player"], _tupled(c["targets"])) for c in value)  # type: ignore[arg-type]
         kwargs[name] = _tupled(value)
     return cls(**kwargs)
 

@@ -70,6 +70,17 @@ def _reading_lines(spec: Spec) -> list[Problem]:
     return out
 
 
+def _contract_clauses(spec: Spec) -> list[Problem]:
+    """The clauses contract.yaml cites exist; no two situations of a kind cite the same clause for the same reason."""
+    rel, c = "contract.yaml", spec.contract
+    cited = [(f"events.{s.kind}.{s.id}", s.clause) for s in c.situations()]
+    cited += [(f"refusals.{r.id}", r.clause) for r in c.refusals if r.clause is not None]
+    cited += [(f"moved.{m.id}", m.clause) for m in c.moved]
+    return [Problem(rel, entry, f"cites unknown clause {clause!r}")
+            for entry, clause in cited if clause not in spec.clauses]
+
+
 def check_spec(spec: Spec) -> list[Problem]:
     """Every cross-check; an empty list means the spec is consistent."""
-    return unresolved_refs(spec) + uncovered_lines(spec) + _named_ids(spec) + _reading_lines(spec)
+    return unresolved_refs(spec) + uncovered_lines(spec) + _named_ids(spec) + _reading_lines(spec) + \
+        _contract_clauses(spec)

@@ -378,6 +378,7 @@ def load_spec(root: Path | str | None = None, strict: bool = True) -> Spec:
     otherwise the problems are returned on ``Spec.problems``.
     """
     from baobei_spec.checks import check_spec  # checks need the loaded records
+    from baobei_spec.load_contract import load_contract
 
     root = Path(root) if root is not None else SPEC_ROOT
     problems: list[Problem] = []
@@ -385,6 +386,7 @@ def load_spec(root: Path | str | None = None, strict: bool = True) -> Spec:
     clauses = _load_clauses(root, sections, problems)
     species, families, total = _load_catalog(root, problems)
     errors = _load_errors(root, problems)
+    vocabulary = _load_vocabulary(root, errors, problems)
     spec = Spec(
         sections=sections,
         clauses=clauses,
@@ -396,7 +398,8 @@ def load_spec(root: Path | str | None = None, strict: bool = True) -> Spec:
         errors=errors,
         lines_es=_read_lines(root, RULEBOOK_ES, problems),
         lines_nl=_read_lines(root, RULEBOOK_NL, problems),
-        vocabulary=_load_vocabulary(root, errors, problems),
+        vocabulary=vocabulary,
+        contract=load_contract(root, vocabulary, problems),
         problems=(),
     )
     problems.extend(check_spec(spec))

@@ -155,6 +155,90 @@ class Vocabulary:
 
 
 @dataclass(frozen=True)
+class Situation:
+    """One situation an event kind is emitted in (``contract.yaml``): the clause it cites there, and what tells it."""
+
+    kind: str
+    id: str
+    clause: str
+    when: str
+    match: dict[str, Any]  # named conditions (conditions.SITUATION), all of which hold in this situation only
+    fields: tuple[str, ...]  # the data fields the event carries here
+    instead_of: tuple[str, ...] = ()  # decision kinds it stands for: emitted although none is asked
+
+
+@dataclass(frozen=True)
+class EventContract:
+    """An event kind: its data fields (every one compared) and the situations that emit it."""
+
+    kind: str
+    fields: dict[str, str]  # data field -> what it holds, in the vocabulary's order
+    situations: tuple[Situation, ...]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A row of the refusal precedence: the first row that holds gives the code (``as_``: the first claim's, as that
+    action type)."""
+
+    id: str
+    decisions: tuple[str, ...]  # () = any decision
+    actions: tuple[str, ...]  # () = any action type
+    when: str  # a condition of conditions.REFUSAL
+    of: str | None  # the action field the condition reads
+    code: str | None
+    clause: str | None
+    text: str
+    as_: str | None = None
+
+
+@dataclass(frozen=True)
+class ListRule:
+    """The order and scope of one list (or map) of the state, the views or the replies."""
+
+    path: str
+    order: str
+    scope: str
+    check: str | None  # a check of conditions.LIST, or None (described only)
+
+
+@dataclass(frozen=True)
+class MovedRule:
+    """When a card counts as moved by a power this turn (6.11.1, ruling R-08)."""
+
+    id: str
+    clause: str
+    when: str
+    check: str
+
+
+@dataclass(frozen=True)
+class Contract:
+    """The observable contract (``contract.yaml``): events and their situations, action shapes, the refusal
+    precedence, list orders and scopes, views, legal-action identity, when cards count as moved."""
+
+    events: dict[str, EventContract]
+    informational: tuple[str, ...]  # event keys never compared (``also``, ``ruling``)
+    shapes: dict[str, dict[str, str]]  # action type -> field -> JSON type
+    refusals: tuple[Refusal, ...]
+    lists: tuple[ListRule, ...]
+    view_fields: dict[str, str]
+    pending_data: dict[str, dict[str, str]]  # decision kind -> data key -> who a view shows it to
+    legal_actions: dict[str, str]
+    moved: tuple[MovedRule, ...]
+
+    def situations(self) -> list[Situation]:
+        return [s for e in self.events.values() for s in e.situations]
+
+    def compared_event(self, event: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+        """What of an event must agree with the reference: every key but the informational ones, sorted by key.
+
+        Two engines' events agree when these tuples are equal, list by list in the events' order; the values are
+        the JSON values (lists stay lists: compare the tuples, do not hash them)."""
+        return tuple(sorted((k, v) for k, v in event.items() if k not in self.informational))
+
+
+@dataclass(frozen=True)
 class Spec:
     """The whole spec, indexed by id."""
 
@@ -169,6 +253,7 @@ class Spec:
     lines_es: tuple[str, ...]
     lines_nl: tuple[str, ...]
     vocabulary: Vocabulary
+    contract: Contract
     problems: tuple[Any, ...] = ()  # the loader's Problem records (non-strict loads only)
 
     def clause(self, clause_id: str) -> Clause:

@@ -24,7 +24,8 @@ from baobei_spec.load import RULEBOOK_ES, RULEBOOK_NL
 from baobei_spec.model import KINDS
 from baobei_spec.summary import render, summarize
 
-DATA_FILES = ("outline.yaml", "catalog.yaml", "params.yaml", "rulings.yaml", "errors.yaml", "vocabulary.yaml")
+DATA_FILES = ("outline.yaml", "catalog.yaml", "params.yaml", "rulings.yaml", "errors.yaml", "vocabulary.yaml",
+              "contract.yaml")
 DATA_DIRS = ("clauses", "rulebook")
 YAML_FILES = (*DATA_FILES, *(f"clauses/{p.name}" for p in sorted((SPEC_ROOT / "clauses").glob("*.yaml"))))
 SUMMARY_KEYS = {"clauses", "faq", "rulings", "provisional", "unresolved_refs", "uncovered_lines"}
@@ -417,6 +418,65 @@ def part_missing_from_vocabulary(root):
     edit_yaml(root, "vocabulary.yaml", lambda v: v["parts"].remove("REM"))
     clauses = read_yaml(root, "clauses/reminders.yaml")
     return [("clauses/reminders.yaml", c["id"], r"^its part is not one of the vocabulary's parts$") for c in clauses]
+
+
+def situation(data: dict, kind: str, sid: str) -> dict:
+    return entry(data["events"][kind]["situations"], sid)
+
+
+@mutation
+def contract_situation_cites_unknown_clause(root):
+    edit_yaml(root, "contract.yaml", lambda c: situation(c, "discarded", "direct").update(clause="2.7.99"))
+    return [("contract.yaml", "events.discarded.direct", r"^cites unknown clause '2\.7\.99'$")]
+
+
+@mutation
+def contract_unknown_condition(root):
+    edit_yaml(root, "contract.yaml", lambda c: situation(c, "pluck", "double").update(match={"doubled": True}))
+    return [("contract.yaml", "events.pluck.double", r"^unknown condition 'doubled'")]
+
+
+@mutation
+def contract_event_kind_missing(root):
+    edit_yaml(root, "contract.yaml", lambda c: c["events"].pop("bao_void"))
+    return [("contract.yaml", "events", r"^must list the vocabulary's event kinds, in its order$")]
+
+
+@mutation
+def contract_event_field_not_the_vocabulary(root):
+    edit_yaml(root, "contract.yaml", lambda c: c["events"]["gift"]["fields"].pop("from_slot"))
+    return [("contract.yaml", "events.gift", r"^fields \['player', 'rival', 'slot'\] are not the vocabulary's")]
+
+
+@mutation
+def contract_refusal_unknown_code(root):
+    edit_yaml(root, "contract.yaml", lambda c: entry(c["refusals"], "deck_empty").update(code="deck_gone"))
+    return [("contract.yaml", "refusals.deck_empty", r"^needs a `code` of errors\.yaml")]
+
+
+@mutation
+def contract_refusal_not_first(root):
+    edit_yaml(root, "contract.yaml", lambda c: c["refusals"].append(c["refusals"].pop(0)))
+    return [("contract.yaml", "refusals", r"^the first row must be not_an_action")]
+
+
+@mutation
+def contract_shape_unknown_type(root):
+    edit_yaml(root, "contract.yaml", lambda c: c["shapes"]["keep"].update(slot="slot number"))
+    return [("contract.yaml", "shapes.keep.slot", r"^unknown type 'slot number'$")]
+
+
+@mutation
+def contract_stray_key_from_a_comma(root):
+    """``{when: a, b}`` in a flow mapping makes a key ``b``: the loader names it."""
+    edit_yaml(root, "contract.yaml", lambda c: situation(c, "bao", "called").update({"the turn": None}))
+    return [("contract.yaml", "events.bao.called", r"^unknown key 'the turn'")]
+
+
+@mutation
+def contract_view_data_unknown_viewer(root):
+    edit_yaml(root, "contract.yaml", lambda c: c["views"]["pending_data"]["shoebill"].update(cards="owner"))
+    return [("contract.yaml", "views.pending_data.shoebill.cards", r"^is one of all, decider, none$")]
 
 
 @mutation
