@@ -16,25 +16,27 @@ Json = dict[str, Any]
 
 
 # --- what the conditions read ---------------------------------------------------------------------------
+TURN_STARTS = ("dealt", "neutral_discard", "drew", "took_discard", "turn_without_action")  # a turn's first events
+
+
 @dataclass(frozen=True)
 class EventContext:
     """An event as an engine shows it: the action whose reply carried it, the state before that action, the
-    reply's events and the event's place among them, and the turn's earlier events (with their action's type)."""
+    reply's events and the event's place among them, and the turn's events before it (``turn_before``)."""
 
     action: Json
     before: Json
     events: list[Json]
     index: int
-    earlier: list[tuple[str, Json]] = field(default_factory=list)
+    earlier: list[tuple[str, Json]] = field(default_factory=list)  # (action type of their reply, event), turn only
 
     @property
     def event(self) -> Json:
         return self.events[self.index]
 
     def latest(self, *kinds: str) -> tuple[str, Json] | None:
-        """The turn's latest event (this reply's earlier ones included) of one of ``kinds``, with its action type."""
-        now = [(str(self.action.get("type")), e) for e in self.events[:self.index]]
-        for action_type, event in reversed(self.earlier + now):
+        """The turn's latest earlier event of one of ``kinds``, with the type of the action its reply answered."""
+        for action_type, event in reversed(self.earlier):
             if event.get("kind") in kinds:
                 return action_type, event
         return None
@@ -45,6 +47,14 @@ class EventContext:
             return self.event
         found = self.latest("pluck")
         return found[1] if found else None
+
+
+def turn_before(history: list[tuple[str, Json]]) -> list[tuple[str, Json]]:
+    """The events of ``history`` (a game's, in order) since its turn began: from the last of ``TURN_STARTS`` on."""
+    for i in range(len(history) - 1, -1, -1):
+        if history[i][1].get("kind") in TURN_STARTS:
+            return history[i:]
+    return history
 
 
 @dataclass(frozen=True)
@@ -131,8 +141,7 @@ def _card(ctx: EventContext, which: str) -> bool:
     ``pluck_reference`` (the turn's pluck's reference), ``pluck_first`` or ``pluck_second`` (its targets' cards)."""
     card = ctx.event.get("card")
     if which == "direct_discard":
-        found = [e for t, e in ctx.earlier + [(str(ctx.action.get("type")), e) for e in ctx.events[:ctx.index]]
-                 if t == "discard" and e.get("kind") == "discarded"]
+        found = [e for t, e in ctx.earlier if t == "discard" and e.get("kind") == "discarded"]
         return bool(found) and found[-1].get("card") == card
     pluck = ctx.pluck()
     if pluck is None:

@@ -103,9 +103,10 @@ def shape_problem(action: Any) -> str | None:
 
 
 # --- refusals and situations -------------------------------------------------------------------------------
-def refusal_for(state: Json, action: Json, rules: Contract | None = None) -> Refusal | None:
-    """The row of the refusal precedence ``action`` meets at the canonical ``state``, or None (it is accepted).
-    A row with ``as_`` gives the first claim's row, tried as that action type."""
+def refusal_rows(state: Json, action: Json, rules: Contract | None = None) -> list[Refusal]:
+    """The rows of the refusal precedence ``action`` meets at the canonical ``state``: empty when it is accepted;
+    the first row that holds, and when that row reads another action (``as_``: a set of simultaneous claims gets
+    its first claim's refusal, as a window pluck) that action's rows after it. The last row gives the code."""
     from baobei_spec.load import default_spec
 
     rules = rules or contract()
@@ -115,14 +116,20 @@ def refusal_for(state: Json, action: Json, rules: Contract | None = None) -> Ref
     for row in rules.refusals:
         if row.decisions and kind not in row.decisions or row.actions and act not in row.actions:
             continue
-        refusing = Refusing(state, action, row.of, answers, shape, lambda s, a: refusal_for(s, a, rules) is not None)
+        refusing = Refusing(state, action, row.of, answers, shape, lambda s, a: bool(refusal_rows(s, a, rules)))
         if REFUSAL[row.when](refusing):
             if row.as_ is not None:
-                return refusal_for(state, {"type": row.as_, **action["claims"][0]}, rules)
-            return row
+                return [row, *refusal_rows(state, {"type": row.as_, **action["claims"][0]}, rules)]
+            return [row]
         if shape is not None:
-            break  # only the first row reads a shapeless value
-    return None
+            break  # only the first row reads a value that is no action
+    return []
+
+
+def refusal_for(state: Json, action: Json, rules: Contract | None = None) -> Refusal | None:
+    """The row of the refusal precedence that gives ``action``'s code at ``state``, or None (it is accepted)."""
+    rows = refusal_rows(state, action, rules)
+    return rows[-1] if rows else None
 
 
 def refusal_code(state: Json, action: Json) -> str | None:
