@@ -13,6 +13,7 @@ action meets, ``shape_problem`` what makes a JSON value no action at all (the re
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -40,9 +41,12 @@ def compared_events(events: list[Json]) -> list[tuple[tuple[str, Any], ...]]:
     return [compared_event(e) for e in events]
 
 
-def action_key(action: Json) -> bytes:
+def action_key(action: Any) -> bytes:
     """An action's identity: its canonical JSON (keys sorted). Ordered permutations are distinct actions."""
-    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
+    try:
+        return orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # what orjson does not write (an integer beyond 64 bits): the standard library's JSON
+        return json.dumps(action, sort_keys=True, separators=(",", ":")).encode()
 
 
 # --- shapes ---------------------------------------------------------------------------------------------

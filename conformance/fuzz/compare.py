@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from baobei_conform.runner.diff import first_difference
+from baobei_spec.contract import compared_events
+
 CHANCE = ("deal", "recycle", "first_player")
 
 
@@ -95,7 +98,21 @@ def view_expectations(player: int, ref: dict, eng: dict) -> list[str]:
 
 
 def event_key(event: dict) -> tuple:
+    """What an ``expect event`` line can state of an event: its kind, player and clause."""
     return event.get("kind"), event.get("player"), event.get("clause")
+
+
+def event_difference(ref: list[dict], eng: list) -> str | None:
+    """Where an engine's events part from the reference's by the contract (``compared_event``, in order: every
+    field but ``also`` and ``ruling``), or None when they agree."""
+    ours, theirs = compared_events(ref), compared_events([e if isinstance(e, dict) else {} for e in eng])
+    if ours == theirs:
+        return None
+    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
+        if a != b:
+            return f"events: event {i + 1} ({ref[i].get('kind')}) {first_difference(dict(a), dict(b), 'event')}"
+    return (f"events: the reference has {len(ref)} ({[event_key(e) for e in ref]}), the engine {len(eng)} "
+            f"({[event_key(e) for e in eng if isinstance(e, dict)]})")
 
 
 def event_expectations(ref: list[dict], eng: list[dict]) -> list[str]:

@@ -25,6 +25,7 @@ from baobei_conform.runner.run import StepFailed, resolve_shuffle
 from baobei_ref import Game, RuleError, action_from_json
 from baobei_ref.actions import Action, ChooseFirstPlayer, Shuffle
 from baobei_ref.game import default_catalog
+from baobei_spec.contract import action_key
 
 MAX_ACTIONS = 5000  # per example, a safety net: games run to their end
 MAX_ALONE = 400  # per example without the reference: the engine lists every legal action at every step
@@ -477,7 +478,7 @@ class Trial:
             problems = self._differences(events, applied[0] or [], expected, state, players, views,
                                          [_value(v) for v in results[2:2 + len(players)]])
             if listed is not None and results[-1] is not listed:
-                problems += self._legal({repr(a): a for a in listed}, _value(results[-1]))
+                problems += self._legal({action_key(a): a for a in listed}, _value(results[-1]))
             if problems:
                 self._found(problems[0], clauses, upto=upto)
         pipe.submit(calls, check,
@@ -486,12 +487,10 @@ class Trial:
     def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:
         """What the engine's answers to one action get wrong, the reference's being right."""
         problems = []
-        if self.events and engine_events is not events and (
-                [compare.event_key(e) for e in events] != [compare.event_key(e) for e in engine_events]):
-            problems.append(compare.Problem(
-                "events", f"events: reference {[compare.event_key(e) for e in events]}, engine "
-                          f"{[compare.event_key(e) for e in engine_events]}",
-                compare.event_expectations(events, engine_events)))
+        parted = compare.event_difference(events, engine_events) if self.events and engine_events is not events \
+            else None
+        if parted is not None:
+            problems.append(compare.Problem("events", parted, compare.event_expectations(events, engine_events)))
         if state is not expected and state != expected:
             problems.append(compare.Problem("state", first_difference(expected, state),
                                             compare.state_expectations(expected, state)))
@@ -499,12 +498,12 @@ class Trial:
             if view is not want and view != want:
                 problems.append(compare.Problem("view", f"p{player}'s view: " + first_difference(want, view),
                                                 compare.view_expectations(player, want, view)))
-        return problems
+        return sorted(problems, key=lambda p: not p.expect)  # first the one a reproducer scenario can state
 
     @staticmethod
-    def _legal(want: dict[str, dict], listed) -> list[compare.Problem]:
-        """The engine's legal actions against the reference's (``want``: canonical text -> action)."""
-        got = {repr(a): a for a in listed} if isinstance(listed, list) else {}
+    def _legal(want: dict[bytes, dict], listed) -> list[compare.Problem]:
+        """The engine's legal actions against the reference's as sets (``want``: ``action_key`` -> action)."""
+        got = {action_key(a): a for a in listed} if isinstance(listed, list) else {}
         if want.keys() == got.keys() and isinstance(listed, list):
             return []
         extra = [got[k] for k in sorted(got.keys() - want.keys())]

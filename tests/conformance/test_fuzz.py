@@ -115,6 +115,35 @@ def test_an_engine_refusing_with_the_wrong_code_is_found_by_a_near_miss():
     assert "must be refused with" in result.found.problem.message and "illegal_target" in result.found.problem.message
 
 
+class EventEdits(ReferenceEngine):
+    """The reference with each event changed by ``edit`` (the contract compares every field but also and ruling)."""
+
+    def __init__(self, edit):
+        super().__init__()
+        self.edit = edit
+
+    def apply(self, action):
+        events, code = super().apply(action)
+        return ([self.edit(dict(e)) for e in events] if events is not None else None), code
+
+
+def test_an_event_field_the_contract_compares_is_compared():
+    """A discarded card named wrongly (the state still right): the events differ, by the contract's projection."""
+    def wrong_card(e):
+        return {**e, "card": "owl-1"} if e["kind"] == "discarded" else e
+    result = search(EventEdits(wrong_card), max_examples=5, budget=120, **QUICK)
+    assert result.found and result.found.problem.check == "events"
+    assert "(discarded) event.card: reference" in result.found.problem.message
+
+
+def test_informational_event_fields_are_not_compared():
+    """Another ``also`` list and no ruling: the contract says they are informational."""
+    def annotated(e):
+        return {**{k: v for k, v in e.items() if k != "ruling"}, "also": ["1.1"]}
+    result = search(EventEdits(annotated), max_examples=2, budget=120, **QUICK)
+    assert result.found is None, result.found and result.found.problem.message
+
+
 def test_every_action_of_random_play_prints_as_the_statement_that_parses_back_to_it():
     birds = "hummingbird sparrow swallow kingfisher owl heron flamingo eagle white_pelican cuckoo".split()
     table = "setup\n" + "".join(f"  zone p{p}: {' '.join(birds * 2)}\n" for p in range(4)) + "end\n"  # 20 slots
