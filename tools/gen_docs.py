@@ -1,7 +1,10 @@
 """Generate the Markdown pages of docs/spec/ from the spec; never edit those pages by hand.
 
-python tools/gen_docs.py            # write docs/spec/
-python tools/gen_docs.py --check    # exit 1, naming the stale files, if docs/spec/ is out of date
+python tools/gen_docs.py            # write docs/spec/ and the contract's tables in docs/protocol.md
+python tools/gen_docs.py --check    # exit 1, naming the stale files, if docs/spec/ or docs/protocol.md is out of date
+
+docs/protocol.md is written by hand except between ``<!-- contract:NAME -->`` and ``<!-- /contract:NAME -->``:
+those regions are the tables of spec/contract.yaml and spec/errors.yaml (baobei_spec.contract_docs).
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from baobei_spec import Clause, Section, Spec, load_spec
+from baobei_spec.contract_docs import fill_regions, region_names, render_page
 from baobei_spec.model import Fact
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "spec"
+PROTOCOL = ROOT / "docs" / "protocol.md"
 GENERATED = "_Generated from `spec/` by `tools/gen_docs.py`; do not edit by hand._"
 
 
@@ -302,6 +307,8 @@ def render_index(spec: Spec) -> str:
         f"- [Rulings register](rulings.md): {plural(len(spec.rulings), 'ruling')} ({by_status})",
         f"- [Card catalog, rule parameters and error codes](catalog.md): {len(spec.provisional_facts())} "
         "provisional facts marked",
+        f"- [The observable contract](contract.md): {plural(len(spec.contract.situations()), 'event situation')}, "
+        f"{plural(len(spec.contract.refusals), 'refusal row')}, {plural(len(spec.contract.lists), 'list')}",
     ]
     return "\n".join(out) + "\n"
 
@@ -313,6 +320,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         pages[page_of(top.id)] = render_part(spec, top)
     pages["rulings.md"] = render_rulings(spec)
     pages["catalog.md"] = render_catalog(spec)
+    pages["contract.md"] = render_page(spec, GENERATED)
     return pages
 
 
@@ -340,16 +348,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="exit 1 if the pages differ from what would be written")
     parser.add_argument("--out", type=Path, default=DOCS, help="output folder (default: docs/spec)")
+    parser.add_argument("--protocol", type=Path, default=PROTOCOL,
+                        help="the protocol page whose contract regions are rendered (default: docs/protocol.md)")
     args = parser.parse_args(argv)
-    pages = render_all(load_spec())
+    spec = load_spec()
+    pages = render_all(spec)
+    text = args.protocol.read_text(encoding="utf-8")
+    protocol = fill_regions(text, spec)
     if args.check:
-        stale = stale_files(pages, args.out)
+        stale = [str(args.out / name) for name in stale_files(pages, args.out)]
+        stale += [str(args.protocol)] if protocol != text or not region_names(text) else []
         if stale:
-            names = ", ".join(str(args.out / name) for name in stale)
-            print(f"stale docs: {names}\nrun: python tools/gen_docs.py", file=sys.stderr)
+            print(f"stale docs: {', '.join(stale)}\nrun: python tools/gen_docs.py", file=sys.stderr)
             return 1
         return 0
     write(pages, args.out)
+    if protocol != text:
+        args.protocol.write_text(protocol, encoding="utf-8", newline="\n")
     return 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A minimal BAO BEI engine speaking protocol 2.0 (docs/protocol.md): the place to start an engine in
+// A minimal BAO BEI engine speaking protocol 2.1 (docs/protocol.md): the place to start an engine in
 // JavaScript. Node.js 20, no npm dependencies.
 //
 // Transport: one JSON request per line on stdin, exactly one JSON reply per line on stdout, in order.
@@ -15,7 +15,7 @@
 
 const readline = require('node:readline');
 
-const PROTOCOL_VERSION = '2.0';
+const PROTOCOL_VERSION = '2.1';
 const ENGINE = { name: 'node-skeleton', version: '0.1.0', language: 'javascript' };
 // Optional features this engine offers: any of "views", "legal_actions", "events". None yet.
 const CAPABILITIES = [];

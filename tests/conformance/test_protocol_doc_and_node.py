@@ -193,12 +193,20 @@ def test_action_table_is_the_vocabulary():
 
 
 def test_error_code_table_is_the_vocabulary():
-    section = doc_text().split("\n### 3.3 apply\n", 1)[1].split("\n### ", 1)[0]
+    section = doc_text().split("\n### 3.3 apply\n", 1)[1].split("\n#### ", 1)[0]
     rows = [ln for ln in section.splitlines() if ln.startswith("| `")]
     documented = [code_names(r)[0] for r in rows]
     assert documented == list(VOCABULARY.error_codes)
     spec = yaml.safe_load((SPEC_ROOT / "errors.yaml").read_text(encoding="utf-8"))
     assert VOCABULARY.error_codes == tuple(e["code"] for e in spec)
+
+
+def test_the_precedence_names_nothing_pending_for_the_game_over_only():
+    """errors.yaml says what the contract does: between rounds a player's action is wrong_decision."""
+    errors = default_spec().errors
+    assert "game is over" in errors["nothing_pending"].meaning and "Between rounds" in errors["nothing_pending"].meaning
+    rows = [r for r in default_spec().contract.refusals if r.code == "nothing_pending"]
+    assert [(r.decisions, r.actions) for r in rows] == [(("game_over",), ())]
 
 
 def test_decision_table_is_the_vocabulary():
@@ -209,11 +217,21 @@ def test_decision_table_is_the_vocabulary():
 
 
 def test_event_table_is_the_vocabulary():
-    """One row per event kind, its data fields in the last column; the reference emits nothing else."""
-    rows = [(code_names(row[0])[0], set(code_names(row[-1]))) for row in table_rows("7. Events")]
-    assert [kind for kind, _ in rows] == list(VOCABULARY.events)
-    for kind, fields in rows:
+    """Every event kind, in the vocabulary's order, one row per situation with its clause; the data fields of a
+    kind are the vocabulary's (some situations carry fewer)."""
+    rows = [(code_names(row[0])[0], row[1], set(code_names(row[-1]))) for row in table_rows("7. Events")]
+    assert list(dict.fromkeys(kind for kind, _, _ in rows)) == list(VOCABULARY.events)
+    situations = default_spec().contract.situations()
+    assert [(kind, clause) for kind, clause, _ in rows] == [(s.kind, s.clause) for s in situations]
+    for kind in VOCABULARY.events:
+        fields = set().union(*(f for k, _, f in rows if k == kind)) - {"-"}
         assert fields == set(VOCABULARY.events[kind]), kind
+
+
+def test_the_discard_clauses_are_told_apart():
+    """The table says which of a kind's clauses applies when (the issue that wrote the contract: discarded)."""
+    rows = [row for row in table_rows("7. Events") if code_names(row[0])[0] == "discarded"]
+    assert [row[1] for row in rows] == ["2.7.3", "2.7.4", "2.8.4", "3.5.4"] and len({row[2] for row in rows}) == 4
 
 
 def test_manifest_example_is_the_skeleton_manifest():
@@ -299,7 +317,7 @@ def test_node_refuses_another_major_version(node, version):
 
 def test_the_reference_server_refuses_a_protocol_1_harness():
     reply = handle(ReferenceEngine(), {"cmd": "hello", "protocol": "1.0", "params": params_to_json()})
-    assert reply["ok"] is False and reply["error"] == {"code": "protocol_version", "message": "speaks 2.0"}
+    assert reply["ok"] is False and reply["error"] == {"code": "protocol_version", "message": "speaks 2.1"}
 
 
 @needs_node

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from baobei_spec import load_spec
+from baobei_spec.contract_docs import REGIONS, fill_regions, region_names
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "spec"
+PROTOCOL = ROOT / "docs" / "protocol.md"
 
 
 def _load_generator():
@@ -42,20 +44,46 @@ def test_committed_docs_are_current(pages):
     assert not stale, f"stale docs {stale}; run: python tools/gen_docs.py"
 
 
+def protocol_copy(tmp_path) -> Path:
+    copy = tmp_path / "protocol.md"
+    copy.write_text(PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")
+    return copy
+
+
 def test_generator_writes_what_it_renders(tmp_path, pages):
-    assert gen_docs.main(["--out", str(tmp_path)]) == 0
-    written = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.glob("*.md")}
+    out, protocol = tmp_path / "spec", protocol_copy(tmp_path)
+    assert gen_docs.main(["--out", str(out), "--protocol", str(protocol)]) == 0
+    written = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.md")}
     assert written == pages
-    assert gen_docs.main(["--check", "--out", str(tmp_path)]) == 0
+    assert gen_docs.main(["--check", "--out", str(out), "--protocol", str(protocol)]) == 0
 
 
 def test_check_names_stale_files(tmp_path, capsys):
-    gen_docs.main(["--out", str(tmp_path)])
-    (tmp_path / "outline.md").write_text("hand edit\n", encoding="utf-8")
-    (tmp_path / "old.md").write_text("left over\n", encoding="utf-8")
-    assert gen_docs.main(["--check", "--out", str(tmp_path)]) == 1
+    out, protocol = tmp_path / "spec", protocol_copy(tmp_path)
+    gen_docs.main(["--out", str(out), "--protocol", str(protocol)])
+    (out / "outline.md").write_text("hand edit\n", encoding="utf-8")
+    (out / "old.md").write_text("left over\n", encoding="utf-8")
+    assert gen_docs.main(["--check", "--out", str(out), "--protocol", str(protocol)]) == 1
     err = capsys.readouterr().err
-    assert "outline.md" in err and "old.md" in err and "rulings.md" not in err
+    assert "outline.md" in err and "old.md" in err and "rulings.md" not in err and "protocol.md" not in err
+
+
+def test_the_protocol_pages_contract_tables_are_current(spec):
+    """docs/protocol.md holds the contract's tables between markers, as the generator renders them."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    assert fill_regions(text, spec) == text, "run: python tools/gen_docs.py"
+    assert set(region_names(text)) == set(REGIONS)  # every table of the contract is on the page, once
+    assert len(region_names(text)) == len(REGIONS)
+
+
+def test_a_hand_edit_of_a_contract_table_is_stale(tmp_path, capsys):
+    protocol = protocol_copy(tmp_path)
+    text = protocol.read_text(encoding="utf-8")
+    protocol.write_text(text.replace("| `discarded` | 2.7.4 |", "| `discarded` | 2.7.3 |"), encoding="utf-8")
+    assert gen_docs.main(["--check", "--out", str(DOCS), "--protocol", str(protocol)]) == 1
+    assert "protocol.md" in capsys.readouterr().err
+    assert gen_docs.main(["--out", str(tmp_path / "spec"), "--protocol", str(protocol)]) == 0
+    assert protocol.read_text(encoding="utf-8") == text  # rendered back
 
 
 def test_render_is_deterministic(spec, pages):
