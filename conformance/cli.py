@@ -9,6 +9,7 @@
     baobei-conform compile --out DIR        # every scenario's compiled steps as JSON files
     baobei-conform smoke | merge | report   # is it wired up? shards into one run; the HTML report
     baobei-conform rulings [--json]         # each ruling's readings and what each alternative changes
+    baobei-conform trace --seed 7 --players 3 [ENGINE]  # a seeded game as NDJSON; on an engine, the first difference
     pytest --baobei-engine ./my_engine      # the scenarios as items of your own pytest run
 """
 
@@ -33,6 +34,7 @@ from baobei_conform.harness import BREAKER, Selection, load_suite
 from baobei_conform.options import default_suite, positive
 from baobei_conform.outputs import MARKER, ResultStream, output_problems, print_problems
 from baobei_conform.protocol.client import MAX_LINE
+from baobei_conform.protocol.transcript import Transcript
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.publish import add_parser as compile_parser
 from baobei_conform.results import exit_status, write_json, write_junit
@@ -42,12 +44,13 @@ from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.runner.run import problem_outcome
 from baobei_conform.scenario import load_scenario, scenario_files
 from baobei_conform.tools import add_tools, write_run_outputs
+from baobei_conform.trace import add_parser as trace_parser
 from baobei_conform.variants import engine_readings
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
 from baobei_spec.summary import render, summarize
 
-SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings")
+SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings", "trace")
 DEFAULT_REPORT_DIR = "baobei-report"
 EXIT_CODES = """exit codes:
   0    every scenario ran and gave its expected result
@@ -106,16 +109,32 @@ def _explain_command(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         print(exc, file=sys.stderr)
         return 2
-    if args.engine == "reference" and not args.command_line:
+    alone = args.engine == "reference" and not args.command_line
+    if alone and not args.trace_protocol:
         return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
+    if print_problems("explain", output_problems(files={"--trace-protocol": args.trace_protocol},
+                                                 inputs=[str(path)])):
+        return 2
+    transcript = Transcript(args.trace_protocol, ["baobei-conform", *sys.argv[1:]]) if args.trace_protocol else None
     try:
-        factory, _ = engine_factory(None if args.command_line else args.engine, args.command_line, args.timeout)
+        return _explain_on(scenario, args, alone, transcript)
+    finally:
+        if transcript is not None:
+            transcript.close()
+
+
+def _explain_on(scenario, args: argparse.Namespace, alone: bool, transcript) -> int:
+    """``explain`` on an engine started for it (the reference over the protocol when ``alone``)."""
+    try:
+        factory, _ = engine_factory(None if args.command_line else args.engine, args.command_line, args.timeout,
+                                    transcript=transcript)
         engine = factory()
     except Exception as exc:  # noqa: BLE001 - an engine that cannot start is reported, not raised
         print(f"baobei-conform explain: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
     try:
-        return 0 if side_by_side(scenario, engine, default_spec(), sys.stdout) else 1
+        shown = explain if alone else side_by_side
+        return 0 if shown(scenario, engine, default_spec(), sys.stdout) else 1
     finally:
         if hasattr(engine, "stop"):
             engine.stop()
@@ -136,9 +155,12 @@ def sub_parser() -> argparse.ArgumentParser:
     expl.add_argument("scenario", help="a scenario file, or the id of an installed scenario")
     expl.add_argument("engine", nargs="?", default="reference", help="as for a run (default: the reference alone)")
     expl.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer")
+    expl.add_argument("--trace-protocol", metavar="FILE", help="write the engine's requests and replies as NDJSON "
+                      "with timestamps (alone, the reference runs as baobei-ref serve)")
     expl.set_defaults(func=_explain_command, command_line=None)
     add_tools(sub)
     rulings_parser(sub)
+    trace_parser(sub)
     fz = sub.add_parser("fuzz", help="Hypothesis-driven play against the reference; a failure becomes a scenario")
     fuzz_arguments(fz)
     fz.set_defaults(func=fuzz_run, command_line=None)
@@ -170,6 +192,9 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-line", type=positive(int, 1), default=MAX_LINE, metavar="BYTES",
                         help=f"longest reply line accepted (default {MAX_LINE}, 16 MiB)")
     parser.add_argument("--validate", action="store_true", help="check every message against the schemas")
+    parser.add_argument("--trace-protocol", metavar="FILE",
+                        help="write every request and reply as NDJSON with timestamps (the reference then runs as "
+                             "baobei-ref serve)")
     parser.add_argument("--report", metavar="DIR", default=DEFAULT_REPORT_DIR,
                         help=f"write the HTML report there (default: {DEFAULT_REPORT_DIR}). The folder is the tool's: "
                              f"replaced whole, so it must be missing, empty or an earlier report (its {MARKER} "
@@ -197,7 +222,8 @@ def _shard(text: str | None) -> tuple[int, int] | None:
 
 def _preflight(args: argparse.Namespace, command: list[str] | None) -> list[str]:
     """Problems found before running anything: outputs that cannot or may not be written (outputs.py)."""
-    return output_problems(files={"--json": args.json, "--junit": args.junit},
+    return output_problems(files={"--json": args.json, "--junit": args.junit,
+                                  "--trace-protocol": args.trace_protocol},
                            owned={} if args.no_report else {"--report": args.report},
                            inputs=[*(args.scenarios or default_suite()), args.expectations,
                                    None if command else args.engine])
@@ -228,12 +254,22 @@ def _run_command(argv: list[str]) -> int:
         parser.error(str(exc))
     if print_problems("", _preflight(args, command)):
         return 2
+    transcript = Transcript(args.trace_protocol, ["baobei-conform", *given]) if args.trace_protocol else None
+    try:
+        return _run(args, given, command, shard, transcript)
+    finally:
+        if transcript is not None:
+            transcript.close()
+
+
+def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, shard, transcript) -> int:
+    """The run itself, once its options hold (``transcript``: --trace-protocol's, or None)."""
     paths = args.scenarios or default_suite()
     selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
     validator = MessageValidator() if args.validate else None
     try:
         factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator,
-                                            args.max_line)
+                                            args.max_line, transcript)
         expected = load_expectations(args.expectations) if args.expectations else {}
     except (EngineSpecError, ExpectationsError) as exc:
         print(f"baobei-conform: {exc}", file=sys.stderr)

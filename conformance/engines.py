@@ -8,6 +8,7 @@ import json
 import os
 import shlex
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,18 +23,30 @@ class EngineSpecError(Exception):
     """The engine argument names nothing we can run."""
 
 
+SERVED_REFERENCE = [sys.executable, "-m", "baobei_conform.protocol.server", "serve"]  # `baobei-ref serve`
+
+
 def engine_factory(target: str | None, command: list[str] | None, timeout: float = 10.0,
-                   validator=None, max_line: int = MAX_LINE) -> tuple[Callable[[], Engine], str]:
-    """A factory of fresh engine instances (one per worker, and on restart) and a description."""
+                   validator=None, max_line: int = MAX_LINE, transcript=None) -> tuple[Callable[[], Engine], str]:
+    """A factory of fresh engine instances (one per worker, and on restart) and a description.
+
+    With a ``transcript`` (``--trace-protocol``) every message is written to it, so the engine must speak the
+    protocol: the reference then runs as ``baobei-ref serve``, and a ``python:`` engine (called in process,
+    no messages) is an error."""
     params = params_to_json()
 
     def stdio(argv: list[str], cwd: str | None) -> Callable[[], Engine]:
-        return lambda: _stdio(argv, params, timeout, validator, cwd, max_line)
+        return lambda: _stdio(argv, params, timeout, validator, cwd, max_line, transcript)
 
     if command:
         return stdio(command, None), shlex.join(command)
     if target in (None, "reference"):
+        if transcript is not None:
+            return stdio(SERVED_REFERENCE, None), "reference (baobei-ref serve, over the protocol)"
         return ReferenceEngine, "reference (in process)"
+    if target.startswith("python:") and transcript is not None:
+        raise EngineSpecError(f"{target}: --trace-protocol records the protocol's messages, and a python: engine is "
+                              "called in process; serve it over the protocol (baobei_conform.protocol.server.serve)")
     if target.startswith("python:"):
         try:
             _, module, factory = target.split(":")
@@ -71,7 +84,8 @@ def engine_from_text(text: str, timeout: float = 10.0) -> Callable[[], Engine]:
         return engine_factory(None, command, timeout)[0]
 
 
-def _stdio(argv, params, timeout, validator, cwd, max_line) -> StdioEngine:
-    engine = StdioEngine(list(argv), params, timeout=timeout, validator=validator, cwd=cwd, max_line=max_line)
+def _stdio(argv, params, timeout, validator, cwd, max_line, transcript=None) -> StdioEngine:
+    engine = StdioEngine(list(argv), params, timeout=timeout, validator=validator, cwd=cwd, max_line=max_line,
+                         transcript=transcript)
     engine.start()
     return engine

@@ -52,9 +52,11 @@ class StdioEngine(Engine):
     works_apart = True
 
     def __init__(self, command: list[str], params: dict, timeout: float = 10.0, validator=None, cwd=None,
-                 max_line: int = MAX_LINE):
+                 max_line: int = MAX_LINE, transcript=None):
         self.command, self.params, self.timeout, self.validator, self.cwd = command, params, timeout, validator, cwd
         self.max_line = max_line
+        self.transcript = transcript  # a protocol/transcript.py Transcript: every line sent and read, or None
+        self.tag = 0  # this process's number in the transcript
         self.process: EngineProcess | None = None
         self.seq = 0
         self.info: dict = {}
@@ -70,6 +72,8 @@ class StdioEngine(Engine):
             self.process = EngineProcess(self.command, self.cwd)
         except OSError as exc:
             raise EngineUnstartable(f"cannot start {' '.join(self.command)}: {exc}") from None
+        if self.transcript is not None:
+            self.tag = self.transcript.start(self.command)
         self.buffer = bytearray()  # output read, not yet consumed from ``self.at`` on
         self.at = 0  # where the next line starts in the buffer
         self.scanned = 0  # how far the buffer is known to hold no newline
@@ -95,7 +99,10 @@ class StdioEngine(Engine):
         if process is None:
             return
         if not self.broken and not process.exited():
-            process.write(encode({"seq": self.seq + 1, "cmd": "stop"}))
+            line = encode({"seq": self.seq + 1, "cmd": "stop"})
+            if self.transcript is not None:
+                self.transcript.request(self.tag, line)
+            process.write(line)
             process.wait_exit(1.0)
         process.kill()
 
@@ -146,6 +153,8 @@ class StdioEngine(Engine):
             code = self.process.exit_code()
             raise self._problem(EngineCrashed(f"the engine exited (code {code}) during {message['cmd']!r}",
                                               self.stderr()))
+        if self.transcript is not None:
+            self.transcript.reply(self.tag, line)
         return line
 
     def _receive(self, message: dict, line: bytes | None = None) -> tuple[dict, bool]:
@@ -179,11 +188,15 @@ class StdioEngine(Engine):
 
     # --- requests ---
     def _prepare(self, message: dict) -> tuple[dict, bytes]:
+        """Every request goes out through here (numbered, validated, and written to the transcript if any)."""
         self.seq += 1
         message = {"seq": self.seq, **message}
         if self.validator:
             self.validator.check_request(message)
-        return message, encode(message)
+        data = encode(message)
+        if self.transcript is not None:
+            self.transcript.request(self.tag, data)
+        return message, data
 
     def request(self, message: dict) -> dict:
         """Send one request and wait for its reply."""

@@ -7,6 +7,16 @@ import json
 MISSING = "(missing)"
 
 
+class _Absent:
+    """A key only one side has (``first_leaf``); no JSON value is it."""
+
+    def __repr__(self) -> str:
+        return MISSING
+
+
+ABSENT = _Absent()
+
+
 def _show(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
@@ -42,16 +52,26 @@ def diff(expected: object, actual: object, path: str = "") -> list[str]:
     return out
 
 
-def first_difference(a, b, path: str = "") -> str:
-    """Where two JSON values first differ, as a readable path."""
+def first_leaf(a, b, path: str = "") -> tuple[str, object, object] | None:
+    """The first place (keys in the first value's order, then the second's others; arrays by index when of one
+    length) where two JSON values differ, with both sides' values there (``ABSENT`` for a key only one side has);
+    None when they are equal."""
     if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
+        for key in [*a, *(k for k in b if k not in a)]:
             if key not in a or key not in b:
-                return f"{path}.{key}: only in the {'reference' if key in a else 'engine'}"
+                return f"{path}.{key}", a.get(key, ABSENT), b.get(key, ABSENT)
             if a[key] != b[key]:
-                return first_difference(a[key], b[key], f"{path}.{key}")
+                return first_leaf(a[key], b[key], f"{path}.{key}")
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
-                return first_difference(x, y, f"{path}[{i}]")
-    return f"{path or 'state'}: reference {a!r}, engine {b!r}"
+                return first_leaf(x, y, f"{path}[{i}]")
+    return None if a == b else (path, a, b)
+
+
+def first_difference(a, b, path: str = "") -> str:
+    """Where two JSON values first differ, as a readable path."""
+    where, left, right = first_leaf(a, b, path) or (path, a, b)
+    if left is ABSENT or right is ABSENT:
+        return f"{where}: only in the {'engine' if left is ABSENT else 'reference'}"
+    return f"{where or 'state'}: reference {left!r}, engine {right!r}"

@@ -40,7 +40,7 @@ NODE = shutil.which("node")
 FENCE = re.compile(r"^```(\w+)[ \t]*([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S)
 CHECKED_LANGS = ("json", "ndjson", "yaml")
 TAGS = {"json": ("session:request", "session:reply", "request", "actions", "manifest"),
-        "ndjson": ("wire",), "yaml": ("expectations",)}
+        "ndjson": ("wire", "transcript", "trace-difference"), "yaml": ("expectations",)}
 ACTION_STEPS = {"apply", "new_game", "shuffle", "reject"}
 VOCABULARY = default_spec().vocabulary
 
