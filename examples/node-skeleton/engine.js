@@ -10,6 +10,11 @@
 // (it returns that state). The game commands answer "unsupported", so baobei-conform skips every
 // scenario that needs them instead of failing it. Replace those stubs one by one with a real game,
 // then announce the optional capabilities ("events", "views", "legal_actions") you implement.
+//
+// Beyond the rules, the answers must match the observable contract exactly: spec/contract.yaml, on one
+// page in docs/spec/contract.md. The comments marked CONTRACT below say where each of its points bites.
+// To see a point in action: `baobei-conform trace --seed 7 --players 3` prints a reference game as NDJSON,
+// and `baobei-conform trace --seed 7 --players 3 examples/node-skeleton` the first place this engine parts.
 
 'use strict';
 
@@ -72,6 +77,14 @@ const COMMANDS = {
     return ok();
   },
 
+  // CONTRACT (lists, docs/protocol.md section 5 "Orders and scopes"): the state is compared field by field, so
+  // every list's order is part of the answer. zones, seen and a window's pending.players hold the players of
+  // the round only (a decisive round: the tied players, not every seat); seen lists each card's players
+  // ascending; a window's pending.players is every other player of the round, zero-card players included,
+  // clockwise from the active player (the next player first); moved is sorted, and a Toco Toucan's card is in
+  // it from the moment it is drawn, while its owner still chooses the slot (the place decision); a recycle's
+  // pending.data.cards are sorted, a deal's are the box in catalog order; last_turns is clockwise from the
+  // active player. pending.data has exactly the keys of its decision (section 6).
   state() {
     if (engine.state === null) throw new BadRequest('no game yet: send setup first');
     return ok({ state: engine.state });
@@ -82,12 +95,34 @@ const COMMANDS = {
 
   // Apply request.action ({"type": ..., fields}): reply {"ok": true, "events": [...]} or refuse it with
   // {"ok": false, "error": {"code": <a code of spec/errors.yaml>}}, leaving the state exactly as it was.
+  //
+  // CONTRACT (refusals, docs/protocol.md 3.3 "Which code: the precedence"): exactly one code is right, the
+  // first row of the precedence that holds. Check the action's shape first (unknown type, a missing or extra
+  // field, a field of another JSON type: malformed_action), then whether it answers the pending decision at all
+  // (call_bao at any decision but end_turn: bao_not_allowed, never wrong_decision; any other action:
+  // wrong_decision, between rounds too; nothing_pending only at game_over), then the player
+  // (not_your_decision), then the decision's own checks in the table's order.
+  //
+  // CONTRACT (events, docs/protocol.md section 7): each event cites exactly the clause of its situation (the
+  // events table gives one row per situation: discarded is 2.7.3 after keep, 2.7.4 for a direct discard, 2.8.4
+  // after take_discard, 3.5.4 after a failed own-draw pluck). Every data field is compared, in order; also and
+  // ruling are not. Some events stand for a decision that is never asked: when no player but the active one
+  // holds a card, a discard emits window_closed citing B.3 and no window decision follows.
   apply: () => unsupported('apply'),
 
   // What player request.player may know: needs the "views" capability.
+  //
+  // CONTRACT (views, docs/protocol.md 3.5 and section 6): exactly the view fields of the table in 3.5; of the
+  // pending decision's data a view keeps what its viewer has seen: the Shoebill's user sees the two cards
+  // drawn (pending.data.cards), nobody sees a place decision's card nor the cards to shuffle.
   view: () => unsupported('view'),
 
   // Every legal action for the pending decision: needs the "legal_actions" capability.
+  //
+  // CONTRACT (legal_actions, docs/protocol.md 3.6): exactly what apply accepts, compared as a set; ordered
+  // permutations are distinct actions, so list an initial peek of slots [2, 1] and of [1, 2], a blind swap
+  // and a Macaw look of (a, b) and of (b, a), a double pluck both ways. deal and recycle list nothing;
+  // simultaneous_plucks is never listed.
   legal_actions: () => unsupported('legal_actions'),
 
   stop: () => ok(),

@@ -32,6 +32,7 @@ from baobei_conform.scenario import load_scenario
 from baobei_ref.actions import ACTIONS, action_from_json
 from baobei_ref.setup import position
 from baobei_spec import SPEC_ROOT, default_spec
+from baobei_spec.load_contract import CONTRACT_KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -246,6 +247,21 @@ def test_expectations_example_loads(tmp_path):
     path.write_text(body, encoding="utf-8")
     expected = load_expectations(path)
     assert expected and all(e["status"] in ("fail", "error", "skip") for e in expected.values())
+
+
+def test_the_skeleton_says_where_each_contract_point_bites():
+    """engine.js names each part of spec/contract.yaml where an implementer writes the code it constrains."""
+    source = (SKELETON / "engine.js").read_text(encoding="utf-8")
+    comments = " ".join(line.strip().lstrip("/") for line in source.splitlines() if line.strip().startswith("//"))
+    points = {"events": ["exactly the clause of its situation", "window_closed citing B.3", "also and ruling"],
+              "refusals": ["first row of the precedence", "bao_not_allowed, never wrong_decision", "malformed_action"],
+              "lists": ["players of the round", "clockwise from the active player", "zero-card players included"],
+              "views": ["the Shoebill's user sees the two cards"], "legal_actions": ["[2, 1] and of [1, 2]"],
+              "moved": ["Toco Toucan's card is in it from the moment it is drawn"]}
+    assert set(points) <= set(CONTRACT_KEYS)
+    for part, phrases in points.items():
+        for phrase in phrases:
+            assert phrase in " ".join(comments.split()), f"engine.js says nothing of {part}: {phrase!r}"
 
 
 # --- the Node skeleton, driven directly ------------------------------------------------------------
