@@ -13,7 +13,7 @@ from baobei_conform.options import default_suite
 from baobei_ref import canonical, pluck
 from baobei_ref.actions import CloseWindow
 from baobei_ref.powers import add_to_rival
-from baobei_ref.state import Event
+from baobei_ref.state import Decision, Event
 from baobei_spec import default_spec
 
 CONTRACT = default_spec().contract
@@ -37,6 +37,37 @@ def test_every_situation_and_refusal_row_is_produced(verdict):
     assert set(verdict.situations) == {(s.kind, s.id) for s in CONTRACT.situations()}
     assert set(verdict.refusals) == {r.id for r in CONTRACT.refusals}
     assert sum(verdict.situations.values()) > 5_000 and sum(verdict.refusals.values()) > 2_000
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "draw", "player": "0"},  # 2.0: not_your_decision
+    {"type": "draw", "player": True},
+    {"type": "draw", "player": 0, "card": "owl-1"},  # 2.0: the extra field was ignored
+    {"type": "simultaneous_plucks", "claims": [[1, [[0, 1]]]]},  # 2.0: engine_error
+    {"type": "initial_peek", "player": 0, "slots": "12"},  # 2.0: illegal_target
+    {"type": "shoebill_replace", "player": 0, "own": [0], "rival": None},
+    {"type": "shuffle", "order": "abc"},  # 2.0: bad_chance_outcome
+    {"type": "draw"}, {"type": "fly", "player": 0}, ["draw", 0],
+])
+def test_an_action_of_another_shape_is_malformed_before_any_rule(action):
+    """Protocol 2.1: the shape first (row 1), whatever the decision (here a turn, and a game over). The comments
+    say what 2.0 answered at the decision the action answers."""
+    from baobei_conform.protocol.server import handle
+    from baobei_conform.runner.engine import ReferenceEngine
+    from baobei_ref.setup import position
+    from baobei_spec.contract import refusal_code
+
+    engine = ReferenceEngine()
+    for game in (position({0: ["owl"], 1: ["heron"]}), None):
+        if game is None:  # a game that is over
+            engine.new_game(2)
+            engine.game.state.pending = Decision("game_over", None, (), {"winner": 0})
+        else:
+            engine.game = game
+        state = engine.game.to_json()
+        assert refusal_code(state, action) == "malformed_action"
+        assert handle(engine, {"cmd": "apply", "action": action})["error"]["code"] == "malformed_action"
+        assert engine.game.to_json() == state
 
 
 def test_a_situation_nothing_produces_is_reported():
