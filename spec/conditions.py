@@ -425,14 +425,20 @@ def _swapped_moved(step: Step) -> str | None:
     return None
 
 
-def _replaced_moved(step: Step) -> str | None:
-    """After a Shoebill replacement, the card it put into the zone is in ``moved``."""
+def _shoebill_cards_moved(step: Step) -> str | None:
+    """The Shoebill's drawn cards are in ``moved`` while its user chooses (a shoebill decision), and the cards it put
+    into zones after it replaced."""
+    after = step.after
+    if after["pending"]["kind"] == "shoebill":
+        missing = [c for c in after["pending"]["data"].get("cards") or () if c not in after["moved"]]
+        if missing:
+            return f"the Shoebill's drawn cards {missing} wait for their slots, not in moved"
     if not _same_turn(step):
         return None
     for e in step.events:
         if e.get("kind") == "replaced":
-            card = card_at(step.after, [e["player"], e["slot"]])
-            if card is not None and card not in step.after["moved"]:
+            card = card_at(after, [e["player"], e["slot"]])
+            if card is not None and card not in after["moved"]:
                 return f"{card}, put into p{e['player']}.{e['slot']} by a Shoebill, is not in moved"
     return None
 
@@ -461,6 +467,6 @@ LIST: dict[str, Callable[[Json, Step], str | None]] = {
     "ascending_decisive": _ascending_decisive,
 }
 MOVED: dict[str, Callable[[Step], str | None]] = {
-    "swapped_moved": _swapped_moved, "replaced_moved": _replaced_moved, "toco_card_moved": _toco_card_moved,
+    "swapped_moved": _swapped_moved, "shoebill_cards_moved": _shoebill_cards_moved, "toco_card_moved": _toco_card_moved,
     "moved_cleared": _moved_cleared,
 }

@@ -61,6 +61,7 @@ def step_shoebill_draw(g: Game, player: int, drawn: tuple[str | None, ...]) -> N
             return
         if card is not None:
             s.see(card, player)
+            g.rules.placed_by_power(g, card)  # ruling R-28: moved from the moment the power draws it
         g.then(ShoebillDraw(player, (*drawn, card)))
         return
     cards = [c for c in drawn if c is not None]
@@ -162,7 +163,6 @@ def perform_shoebill(g: Game, a: ShoebillReplace) -> None:
 def put(g: Game, player: int, target: Target, card: str) -> None:
     s = g.state
     old = zones.replace(s, target[0], target[1], card, by=player)
-    g.rules.placed_by_power(g, card)  # ruling R-28
     s.under.append(old)
     g.emit("replaced", "6.9.4", ruling="R-28", also=("6.9.1", "6.9.2", "6.9.3", "6.9.5", "2.5.3", "6.11.1"),
            player=target[0], slot=target[1], by=player)

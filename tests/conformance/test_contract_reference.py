@@ -12,7 +12,7 @@ from baobei_conform.harness import Selection, load_suite
 from baobei_conform.options import default_suite
 from baobei_ref import canonical, pluck
 from baobei_ref.actions import CloseWindow
-from baobei_ref.powers import add_to_rival
+from baobei_ref.powers import add_to_rival, double_replace
 from baobei_ref.state import Decision, Event
 from baobei_spec import default_spec
 
@@ -170,3 +170,21 @@ def test_a_toco_card_moved_only_once_placed_is_reported(monkeypatch):
     monkeypatch.setattr(pluck, "place", place_and_mark)
     found = findings("6.7.1")
     assert any("moved: the Toco Toucan's card" in f and "waits for a slot, not in moved" in f for f in found)
+
+
+def test_shoebill_cards_moved_only_once_they_replace_are_reported(monkeypatch):
+    """The Shoebill's cards marked moved when they replace, not when drawn (R-28 and the contract: from the draw)."""
+    draw, put = double_replace.step_shoebill_draw, double_replace.put
+
+    def not_yet(g, player, drawn):
+        moved = set(g.state.moved)
+        draw(g, player, drawn)
+        g.state.moved = moved
+
+    def put_and_mark(g, player, target, card):
+        put(g, player, target, card)
+        g.state.moved.add(card)
+    monkeypatch.setitem(game_module.STEPS, "shoebill_draw", not_yet)
+    monkeypatch.setattr(double_replace, "put", put_and_mark)
+    found = findings("6.9.2", "6.9.4")
+    assert any("moved: the Shoebill's drawn cards" in f and "wait for their slots, not in moved" in f for f in found)

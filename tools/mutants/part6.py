@@ -413,15 +413,15 @@ def move_limit_blocks_looking(rules):
     looks_refused(rules, lambda g, player, t: g.state.card_at(t) in g.state.moved, "moved_by_power_this_turn", "6.11.1")
 
 
-@patch("6.11.1")
+@variant("6.11.1")
 def placed_cards_not_counted(rules):
-    """Cards a Shoebill places are not counted as moved (ruling R-08; the Toco Toucan's added card is
-    ``toco_added_card_not_moved``, equivalent)."""
-    def put(g, player, target, card):
-        s = g.state
-        old = zones.replace(s, target[0], target[1], card, by=player)
-        s.under.append(old)
-    double_replace.put = put
+    """The cards a Shoebill draws and places are not counted as moved (ruling R-28: from the draw; the Toco
+    Toucan's added card is ``toco_added_card_not_moved``, equivalent)."""
+    def draw(old, g, player, drawn):
+        moved = set(g.state.moved)
+        old(g, player, drawn)
+        g.state.moved = moved
+    step(rules, "shoebill_draw", draw)
 
 
 @variant("6.9.6", "6.9.3")
