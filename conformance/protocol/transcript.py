@@ -27,6 +27,7 @@ class Transcript:
     """An open transcript file; ``close`` when the run ends."""
 
     def __init__(self, path: str | Path, argv: list[str] | None = None):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)  # a missing folder is made, as for every output
         self.file: IO[str] = Path(path).open("w", encoding="utf-8", newline="\n")
         self.lock = threading.Lock()
         self.started = time.monotonic()

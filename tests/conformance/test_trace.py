@@ -164,10 +164,18 @@ def test_explain_writes_its_transcript(tmp_path, capsys):
     assert any(line.get("request", {}).get("cmd") == "setup" for line in lines)
 
 
-@pytest.mark.parametrize("where", ["missing/deeper/run.ndjson", "."])
+@pytest.mark.parametrize("where", ["a-file/run.ndjson", "."])
 def test_an_unwritable_transcript_is_refused_before_anything_runs(tmp_path, capsys, where):
+    (tmp_path / "a-file").write_text("mine\n", encoding="utf-8")
     code, out, err = run(capsys, "--trace-protocol", str(tmp_path / where), "-k", SCENARIO, "--no-report")
     assert code == 2 and "baobei-conform: " in err and not out
+    assert (tmp_path / "a-file").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_transcript_in_a_missing_folder_is_written_there(tmp_path, capsys):
+    path = tmp_path / "missing" / "deeper" / "run.ndjson"
+    code, _, _ = run(capsys, "--trace-protocol", str(path), "-k", SCENARIO, "--no-report")
+    assert code == 0 and transcript(path)[1]
 
 
 def test_a_python_engine_has_no_messages_to_trace(tmp_path, capsys):
