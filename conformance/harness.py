@@ -91,6 +91,7 @@ def sanitized(outcome: Outcome) -> Outcome:
                                                                             outcome.actual))
     outcome.stderr, outcome.raw = clean_tail(outcome.stderr), clean(outcome.raw)
     outcome.events = clean_value(outcome.events)
+    outcome.state = clean_value(outcome.state) if outcome.state is not None else None
     return outcome
 
 

@@ -67,6 +67,7 @@ def _result(s: Scenario, o: Outcome) -> dict:
         "line": o.line, "message": o.message, "expected": o.expected, "actual": o.actual,
         "events": o.events, "stderr": o.stderr, "raw": o.raw, "seconds": round(o.seconds, 4),
         **(failure_facts(s, o) if o.status in ("fail", "xpass", "xfail") else {}),
+        **({"state": o.state} if o.state is not None and o.status in ("fail", "xfail") else {}),
     }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from baobei_conform.dsl.ast import Setup
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.errors import ScenarioError, nearest
 from baobei_conform.dsl.parse import parse_script
@@ -43,6 +44,8 @@ class Scenario:
     script_line: int  # file line of the script's first line
     steps: list[dict] = field(compare=False, repr=False)
     notes: dict[str, str] = field(default_factory=dict, compare=False)  # ruling -> why no reading changes it
+    # setup's script line -> how many deck cards it names, top first (the pictures of the table show them)
+    deck_named: dict[int, int] = field(default_factory=dict, compare=False)
 
     def file_line(self, script_line: int) -> int:
         return self.script_line + script_line - 1
@@ -196,7 +199,8 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
             where = _located("", "", data["script"], long_number.start())
             raise ScenarioError(f"a number of {len(long_number.group())} digits (at most {MAX_SCRIPT_DIGITS})",
                                 line=where.line, column=where.column, text=where.text)
-        steps = compile_script(parse_script(data["script"], spec))
+        statements = parse_script(data["script"], spec)
+        steps = compile_script(statements)
         _check_readings(steps, data.get("rulings") or [], spec)
     except ScenarioError as exc:
         raise exc.located(shown, first_line - 1, column, lines) from None
@@ -207,6 +211,7 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
         id=data["id"], title=data["title"], clauses=tuple(data["clauses"]), faq=tuple(data.get("faq") or ()),
         rulings=tuple(data.get("rulings") or ()), tags=tuple(data.get("tags") or ()), script=data["script"],
         path=shown, script_line=first_line, steps=steps, notes=dict(data.get("ruling_notes") or {}),
+        deck_named={st.line: len(st.options.get("deck", ())) for st in statements if isinstance(st, Setup)},
     )
 
 

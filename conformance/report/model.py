@@ -24,7 +24,8 @@ from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.merge import MergeError, merge_shards
 from baobei_conform.results import RESULTS_SCHEMA, STATUSES, incomplete, part
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.run import StepFailed, run_steps
+from baobei_conform.runner.run import StepFailed
+from baobei_conform.runner.walk import Walked, walk
 from baobei_conform.sanitize import clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
 from baobei_spec import Clause, Spec, default_spec
@@ -137,6 +138,7 @@ def _result_entry(raw: dict) -> dict:
         "due": _text(raw.get("due")), "differs": _strs(raw.get("differs")),
         "reference_events": raw.get("reference_events") if isinstance(raw.get("reference_events"), list) else [],
         "seconds": seconds if isinstance(seconds, int | float) else None,
+        "state": raw.get("state") if isinstance(raw.get("state"), dict) else None,
         "bad_status": None if status in STATUSES else _text(status),
     }
 
@@ -198,30 +200,29 @@ def run_reference(scenarios: list[Scenario], broken: int = 0) -> dict:
 
 @dataclass
 class Exercise:
-    """What the reference's events cited while running one scenario."""
+    """What the reference's events cited while running one scenario, and the tables it went through."""
 
     clauses: set[str] = field(default_factory=set)
     rulings: set[str] = field(default_factory=set)
     error: str = ""  # the scenario does not run through on the reference: where it stopped
+    walked: list[Walked] = field(default_factory=list)  # every step, with the table after it (the page's pictures)
 
 
 def exercise(scenario: Scenario, engine: ReferenceEngine | None = None) -> Exercise:
-    """Run one scenario on the reference with a trace collecting its events' clauses and rulings."""
+    """Walk one scenario on the reference (runner/walk.py), collecting its events' clauses and rulings."""
     found = Exercise()
     engine = engine or ReferenceEngine()
     engine.refusals.clear()
-
-    def trace(step: dict, events: list[dict]) -> None:
-        for event in events or ():
-            if isinstance(event, dict):
-                if event.get("clause"):
-                    found.clauses.add(str(event["clause"]))
-                found.clauses.update(str(c) for c in event.get("also") or ())
-                if event.get("ruling"):
-                    found.rulings.add(str(event["ruling"]))
-
     try:
-        run_steps(scenario.steps, engine, trace=trace)
+        for walked in walk(scenario.steps, engine):
+            found.walked.append(walked)
+            for event in walked.events:
+                if isinstance(event, dict):
+                    if event.get("clause"):
+                        found.clauses.add(str(event["clause"]))
+                    found.clauses.update(str(c) for c in event.get("also") or ())
+                    if event.get("ruling"):
+                        found.rulings.add(str(event["ruling"]))
     except StepFailed as exc:
         found.error = f"line {scenario.file_line(exc.line)}: {exc.message} (expected {exc.expected}, " \
                       f"actual {exc.actual})"

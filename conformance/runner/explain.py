@@ -75,10 +75,10 @@ def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec, lang: str
             lines.append(f"    ... and {len(diff) - DIFF_LIMIT} more fields")
     if outcome.events or context:
         lines.append("  engine events (last action):")
-        lines += [f"    {_event(e)}" for e in outcome.events] or ["    none"]
+        lines += [f"    {event_text(e)}" for e in outcome.events] or ["    none"]
     if context:
         lines.append("  reference events (same step):")
-        lines += [f"    {_event(e)}" for e in context.events] or ["    none"]
+        lines += [f"    {event_text(e)}" for e in context.events] or ["    none"]
     if outcome.stderr:
         tail = outcome.stderr.rstrip("\n").split("\n")[-STDERR_LINES:]
         lines.append("  engine stderr (tail):")
@@ -90,7 +90,8 @@ def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec, lang: str
     return "\n".join(lines)
 
 
-def _event(event: dict) -> str:
+def event_text(event: dict) -> str:
+    """``kind [clause] field=value, ...``: one event on one line."""
     return f"{event.get('kind')} [{event.get('clause')}] {_data(event)}".rstrip()
 
 
@@ -166,8 +167,8 @@ def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
             same = mine[i] == reference.get(i)
             mark = "" if same or parted else "   <- the events part here"
             parted = parted or not same
-            print(f"  reference: {'; '.join(_event(e) for e in reference.get(i, [])) or 'no events'}", file=out)
-            print(f"  engine:    {'; '.join(_event(e) for e in mine[i]) or 'no events'}{mark}", file=out)
+            print(f"  reference: {'; '.join(event_text(e) for e in reference.get(i, [])) or 'no events'}", file=out)
+            print(f"  engine:    {'; '.join(event_text(e) for e in mine[i]) or 'no events'}{mark}", file=out)
         else:
             print("  ok on both", file=out)
     return not stopped and not parted

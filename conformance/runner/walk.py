@@ -1,0 +1,95 @@
+"""A scenario's steps one table at a time: the state after every step that changes it, for the pictures of the
+report and of ``explain --table``.
+
+``run_steps`` judges a run of steps after sending all of it (a trace sees the engine at the end of the run), so
+the table after each step needs the run cut where the table changes: each *action* (setup, new game, apply,
+shuffle) with the checks that follow it (expect, reject: they leave the table as it is) is run and judged as one
+run, then the state is read. The steps are judged exactly as ``run_steps`` judges the whole scenario: a check
+still sees the events of the action before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from baobei_conform.engine_api import Engine
+from baobei_conform.runner.run import run_steps
+from baobei_conform.variants import engine_readings, steps_for
+
+ACTIONS = ("setup", "new_game", "apply", "shuffle")  # the steps that change the table
+
+
+@dataclass
+class Walked:
+    """One step as walked: the events of its action (none for a check), the table after it, views read there."""
+
+    step: dict
+    events: list[dict]
+    state: dict | None  # None: no game (a refused new game), or the engine could not give its state
+    views: dict[int, dict] = field(default_factory=dict)
+
+    @property
+    def action(self) -> bool:
+        return self.step["op"] in ACTIONS
+
+
+def groups(steps: list[dict]) -> list[list[dict]]:
+    """Each action with the checks after it."""
+    out: list[list[dict]] = []
+    for step in steps:
+        if step["op"] in ACTIONS or not out:
+            out.append([step])
+        else:
+            out[-1].append(step)
+    return out
+
+
+def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = ()) -> Iterator[Walked]:
+    """Yield every step the engine passes, in order, then raise what stopped it (as ``run_steps`` would).
+
+    ``viewers``: players whose views are read after every action, besides those a view check of the step names
+    (engines with the capability ``views`` only)."""
+    viewers = tuple(viewers)
+    state: dict | None = None
+    for group in groups(steps_for(steps, engine_readings(engine))):
+        passed: list[tuple[dict, list[dict]]] = []
+        try:
+            run_steps(group, engine, trace=lambda step, events, passed=passed: passed.append((step, events)))
+        except Exception:
+            if passed:
+                yield from _walked(group, passed, _state(engine), {})
+            raise
+        state = _state(engine)
+        wanted = dict.fromkeys([*viewers, *(s["check"]["viewer"] for s in group
+                                            if s["op"] == "expect" and s["check"]["what"] == "view")])
+        views = _views(engine, wanted) if state is not None else {}
+        yield from _walked(group, passed, state, views)
+
+
+def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, views) -> Iterator[Walked]:
+    for step, events in passed:
+        yield Walked(step, list(events) if step is group[0] and step["op"] in ("apply", "shuffle") else [], state,
+                     views)
+
+
+def _state(engine: Engine) -> dict | None:
+    try:
+        state = engine.state()
+    except Exception:  # noqa: BLE001 - no game to read (a refused new game), or an engine that fails here
+        return None
+    return state if isinstance(state, dict) else None
+
+
+def _views(engine: Engine, players: Iterable[int]) -> dict[int, dict]:
+    if "views" not in engine.capabilities:
+        return {}
+    views = {}
+    for player in players:
+        try:
+            view = engine.view(player)
+        except Exception:  # noqa: BLE001 - a view the engine cannot give is not drawn
+            continue
+        if isinstance(view, dict):
+            views[player] = view
+    return views
