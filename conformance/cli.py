@@ -43,6 +43,7 @@ from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.explain import LANGS, explain, side_by_side
 from baobei_conform.runner.run import problem_outcome
 from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.table.text import Screen
 from baobei_conform.tools import add_tools, write_run_outputs
 from baobei_conform.trace import add_parser as trace_parser
 from baobei_conform.variants import engine_readings
@@ -110,20 +111,21 @@ def _explain_command(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     alone = args.engine == "reference" and not args.command_line
+    screen = Screen.of(sys.stdout) if args.table or args.view is not None else None
     if alone and not args.trace_protocol:
-        return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout) else 1
+        return 0 if explain(scenario, ReferenceEngine(), default_spec(), sys.stdout, screen, args.view) else 1
     if print_problems("explain", output_problems(files={"--trace-protocol": args.trace_protocol},
                                                  inputs=[str(path)])):
         return 2
     transcript = Transcript(args.trace_protocol, ["baobei-conform", *sys.argv[1:]]) if args.trace_protocol else None
     try:
-        return _explain_on(scenario, args, alone, transcript)
+        return _explain_on(scenario, args, alone, transcript, screen)
     finally:
         if transcript is not None:
             transcript.close()
 
 
-def _explain_on(scenario, args: argparse.Namespace, alone: bool, transcript) -> int:
+def _explain_on(scenario, args: argparse.Namespace, alone: bool, transcript, screen: Screen | None) -> int:
     """``explain`` on an engine started for it (the reference over the protocol when ``alone``)."""
     try:
         factory, _ = engine_factory(None if args.command_line else args.engine, args.command_line, args.timeout,
@@ -133,8 +135,9 @@ def _explain_on(scenario, args: argparse.Namespace, alone: bool, transcript) -> 
         print(f"baobei-conform explain: the engine does not start: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
     try:
-        shown = explain if alone else side_by_side
-        return 0 if shown(scenario, engine, default_spec(), sys.stdout) else 1
+        if alone:
+            return 0 if explain(scenario, engine, default_spec(), sys.stdout, screen, args.view) else 1
+        return 0 if side_by_side(scenario, engine, default_spec(), sys.stdout, screen, args.view) else 1
     finally:
         if hasattr(engine, "stop"):
             engine.stop()
@@ -157,6 +160,12 @@ def sub_parser() -> argparse.ArgumentParser:
     expl.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer")
     expl.add_argument("--trace-protocol", metavar="FILE", help="write the engine's requests and replies as NDJSON "
                       "with timestamps (alone, the reference runs as baobei-ref serve)")
+    expl.add_argument("--table", action="store_true",
+                      help="print the table after every action (with an engine: both tables, what differs marked !), "
+                           "fitted to the terminal's width, in colour on a terminal unless NO_COLOR is set")
+    expl.add_argument("--view", type=_not_negative, metavar="PLAYER",
+                      help="the table as this player sees it (cards they have not seen as backs, without species) "
+                           "instead of the whole table; implies --table")
     expl.set_defaults(func=_explain_command, command_line=None)
     add_tools(sub)
     rulings_parser(sub)
@@ -205,6 +214,8 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("--line", action="store_true", help="one line per failure")
     parser.add_argument("--lang", choices=LANGS, default="en",
                         help="the clauses' text with failures: en (the spec's rule), es or nl (the rulebook's words)")
+    parser.add_argument("--show-table", action="store_true",
+                        help="with each failure, the engine's table beside the reference's at the failing step")
     return parser
 
 
@@ -291,7 +302,7 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
     record = RunRecord(scenarios, engine_info, {"argv": given, "shard": args.shard, "jobs": args.jobs}, broken)
     interrupted = record.interrupted
     stream = ResultStream(lambda done: _write_results(args, record.document(done, False)))
-    console = Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang)
+    console = Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang, show_table=args.show_table)
 
     def report(scenario, outcome) -> None:
         stream.add(outcome)  # on disk as the run goes: a run that dies keeps what ran

@@ -4,7 +4,6 @@ summary. Colour only on a terminal, never when ``NO_COLOR`` is set (https://no-c
 
 from __future__ import annotations
 
-import os
 import sys
 from collections import Counter
 from typing import TextIO
@@ -13,9 +12,10 @@ from baobei_conform import __version__
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.harness import UNEXPECTED
 from baobei_conform.results import part, render_summary
-from baobei_conform.runner.explain import describe_failure, one_line
+from baobei_conform.runner.explain import describe_failure, failure_table, one_line
 from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
+from baobei_conform.table.text import Screen, wants_colour
 from baobei_spec import Spec
 
 COLOURS = {"pass": "32", "fail": "31", "error": "31", "xpass": "31", "skip": "33", "xfail": "33", "variant": "36",
@@ -30,10 +30,11 @@ def part_order(p: str) -> tuple:
 
 class Console:
     def __init__(self, spec: Spec, stream: TextIO | None = None, quiet: bool = False, brief: bool = False,
-                 lang: str = "en") -> None:
+                 lang: str = "en", show_table: bool = False) -> None:
         self.spec, self.stream, self.quiet, self.brief, self.lang = spec, stream or sys.stdout, quiet, brief, lang
         self.tty = self.stream.isatty()
-        self.colour = self.tty and not os.environ.get("NO_COLOR")
+        self.colour = wants_colour(self.stream)
+        self.screen = Screen.of(self.stream) if show_table else None
         self.total = self.done = 0
         self.failures: list[tuple[Scenario, Outcome]] = []
         self.skips: dict[str, list[str]] = {}
@@ -79,6 +80,9 @@ class Console:
             for scenario, outcome in sorted(self.failures, key=lambda f: (part_order(part(f[0])), f[0].id)):
                 self.say(one_line(scenario, outcome) if self.brief
                          else describe_failure(scenario, outcome, self.spec, self.lang) + "\n")
+                if self.screen and outcome.line:
+                    table = failure_table(scenario, outcome, self.spec, self.screen)
+                    self.say("".join(f"  {line}\n" for line in table))
         for reason, ids in sorted(self.skips.items(), key=lambda kv: -len(kv[1])):
             listed = "" if len(ids) > 3 else f" ({', '.join(ids)})"
             self.say(self.paint(f"skipped {len(ids)}: {reason}", "skip") + listed)

@@ -18,6 +18,7 @@ from baobei_conform.runner.walk import Walked
 from baobei_conform.scenario import Scenario
 from baobei_conform.table import DIFFERS, Faces, compare, layout
 from baobei_conform.table.picture import Painter
+from baobei_conform.table.steps import StepTables
 from baobei_spec import Spec
 
 FAILED = ("fail", "error", "xfail", "xpass")
@@ -54,8 +55,7 @@ def positions(scenario: Scenario, walked: list[Walked], stopped: str, spec: Spec
     ``catalog``: the spec's faces (made once for the whole report; a setup overriding values gets its own)."""
     script = scenario.script.split("\n")
     out = Positions([], {}, {}, stopped)
-    base = catalog or Faces(spec)
-    faces, previous, named = base, None, frozenset()
+    tables = StepTables(spec, scenario.deck_named, catalog)
 
     def source(step: dict) -> str:
         line = step.get("line")
@@ -63,24 +63,18 @@ def positions(scenario: Scenario, walked: list[Walked], stopped: str, spec: Spec
 
     for w in walked:
         step, line = w.step, scenario.file_line(w.step["line"])
-        if step["op"] == "setup":
-            override = (step.get("params") or {}).get("catalog")
-            faces = Faces(spec, override) if override else base
-            named = frozenset(step["state"]["deck"][:scenario.deck_named.get(step["line"], 0)])
         if w.state is not None:
             out.states[line] = w.state
-        out.faces[line] = faces
         if not w.action:
+            out.faces[line] = tables.faces
             if out.shown:
                 out.shown[-1].checks.append((line, source(step)))
                 out.shown[-1].failing += failing.get(line, [])
             continue
-        table = layout(w.state, faces, named) if w.state is not None else None
-        if table is not None and previous is not None and step["op"] not in ("setup", "new_game"):
-            compare(previous, table)
-        previous = table
+        table = tables.after(step, w.state)
+        out.faces[line] = tables.faces
         picture = painter.table(table) if table else Markup('<p class="muted">no table here</p>')
-        views = [painter.table(layout(view, faces), f"what p{p} sees", f"p{p}'s view")
+        views = [painter.table(tables.draw(view), f"what p{p} sees", f"p{p}'s view")
                  for p, view in sorted(w.views.items())]
         out.shown.append(Shown(line, source(step), picture, [event_text(e) for e in w.events], [], views,
                                list(failing.get(line, []))))

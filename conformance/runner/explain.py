@@ -6,8 +6,12 @@ from pathlib import Path
 
 from baobei_conform.runner.context import DIFF_LIMIT, engine_diff, reference_context
 from baobei_conform.runner.engine import Engine, ReferenceEngine
-from baobei_conform.runner.run import Outcome, run_steps
+from baobei_conform.runner.run import Outcome
+from baobei_conform.runner.walk import Walked, walk
 from baobei_conform.scenario import Scenario
+from baobei_conform.table import DIFFERS, Faces, compare, text
+from baobei_conform.table.steps import StepTables
+from baobei_conform.table.text import Screen
 from baobei_spec import Spec
 
 
@@ -90,6 +94,28 @@ def describe_failure(scenario: Scenario, outcome: Outcome, spec: Spec, lang: str
     return "\n".join(lines)
 
 
+def failure_table(scenario: Scenario, outcome: Outcome, spec: Spec, screen: Screen) -> list[str]:
+    """The engine's table beside the reference's at the failing step, what differs marked ``!`` (the reference's
+    alone where the engine's state was not read there: only an ``expect`` step reads it)."""
+    context = reference_context(scenario, outcome.line)
+    if context is None or context.state is None:
+        return []
+    tables = StepTables(spec, scenario.deck_named)
+    for step in scenario.steps:  # the setup in force there: its value overrides and named deck cards
+        if step["op"] == "setup" and outcome.line and scenario.file_line(step["line"]) <= outcome.line:
+            tables.after(step, None)
+    reference = tables.draw(context.state)
+    if not isinstance(outcome.state, dict):
+        return [f"the reference's table at line {outcome.line} (the engine's state is read at expect steps only):",
+                *("  " + line for line in text.render(reference, screen.width - 2, screen.colour))]
+    engine = tables.draw(outcome.state)
+    count = compare(reference, engine, DIFFERS, both=True)
+    half = (screen.width - 3) // 2
+    return [f"the tables at line {outcome.line} ({count} differences marked !):",
+            *text.beside([("engine", text.render(engine, half, screen.colour)),
+                           ("reference", text.render(reference, half, screen.colour))], screen.width)]
+
+
 def event_text(event: dict) -> str:
     """``kind [clause] field=value, ...``: one event on one line."""
     return f"{event.get('kind')} [{event.get('clause')}] {_data(event)}".rstrip()
@@ -99,29 +125,31 @@ def _data(event: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "clause", "also", "ruling"))
 
 
-def explain(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
-    """Print the run step by step: each step's source line, then each event with its clause's rule."""
+def explain(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Screen | None = None,
+            viewer: int | None = None) -> bool:
+    """Print the run step by step: each step's source line, then each event with its clause's rule. With a
+    ``screen``, the table after every action (``viewer``: that player's view of it instead)."""
     print(f"{scenario.id}: {scenario.title}", file=out)
     print("checks: " + ", ".join(scenario.clauses + scenario.faq + scenario.rulings), file=out)
-
-    def trace(step: dict, events: list[dict]) -> None:
-        line = scenario.file_line(step["line"])
-        print(f"\n{scenario.path}:{line}  {_source(scenario.path, line)}", file=out)
-        if step["op"] in ("apply", "shuffle"):
-            for e in events:
-                clause = spec.clauses.get(e.get("clause"))
-                print(f"  -> {e['kind']} [{e.get('clause')}] {_data(e)}", file=out)
-                if clause:
-                    print(f"     {clause.en}", file=out)
-                if e.get("also"):
-                    print(f"     also: {', '.join(e['also'])}", file=out)
-                if e.get("ruling") in spec.rulings:
-                    print(f"     ruling {e['ruling']}: {spec.rulings[e['ruling']].ruling}", file=out)
-        elif step["op"] in ("reject", "expect"):
-            print("  ok", file=out)
-
+    drawing = _Drawing(scenario, spec, screen, viewer)
+    drawing.legend(out)
     try:
-        run_steps(scenario.steps, engine, trace=trace)
+        for walked in walk(scenario.steps, engine, drawing.viewers):
+            step, line = walked.step, scenario.file_line(walked.step["line"])
+            print(f"\n{scenario.path}:{line}  {_source(scenario.path, line)}", file=out)
+            if step["op"] in ("apply", "shuffle"):
+                for e in walked.events:
+                    clause = spec.clauses.get(e.get("clause"))
+                    print(f"  -> {e['kind']} [{e.get('clause')}] {_data(e)}", file=out)
+                    if clause:
+                        print(f"     {clause.en}", file=out)
+                    if e.get("also"):
+                        print(f"     also: {', '.join(e['also'])}", file=out)
+                    if e.get("ruling") in spec.rulings:
+                        print(f"     ruling {e['ruling']}: {spec.rulings[e['ruling']].ruling}", file=out)
+            elif step["op"] in ("reject", "expect"):
+                print("  ok", file=out)
+            drawing.show(out, [("", walked)])
     except OSError:
         raise
     except Exception as exc:  # a failing step or a crashing engine: say what stopped the run
@@ -132,45 +160,92 @@ def explain(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
     return True
 
 
-def _steps_seen(scenario: Scenario, engine: Engine) -> tuple[dict[int, list[dict]], str]:
-    """Each step's events (by its script line) and why the run stopped ('' if it went through)."""
-    seen: dict[int, list[dict]] = {}
+class _Drawing:
+    """The tables ``explain`` prints after each action: one per side (the reference, the engine), each marked with
+    what the action changed, and with what differs from the other side when there are two."""
 
-    def trace(step: dict, events: list[dict]) -> None:
-        seen[step["line"]] = list(events)
+    def __init__(self, scenario: Scenario, spec: Spec, screen: Screen | None, viewer: int | None):
+        self.screen, self.viewer, self.spec = screen, viewer, spec
+        self.viewers = [] if viewer is None or screen is None else [viewer]
+        self.faces = Faces(spec)
+        self.sides: dict[str, StepTables] = {}
+        self.deck_named = scenario.deck_named
 
+    def legend(self, out) -> None:
+        if self.screen:
+            print("\ntables: " + ("the table" if self.viewer is None else f"what p{self.viewer} sees")
+                  + " after every action; legend:", file=out)
+            for line in text.legend(self.faces, self.screen.width - 2):
+                print(f"  {line}", file=out)
+
+    def show(self, out, sides: list[tuple[str, Walked]], always: bool = False) -> None:
+        """The table after each side's step, side by side, when the step is an action (or ``always``)."""
+        if not self.screen or not (always or all(w.action for _, w in sides)):
+            return
+        tables = []
+        for name, walked in sides:
+            steps = self.sides.setdefault(name, StepTables(self.spec, self.deck_named, self.faces))
+            table = steps.after(walked.step, walked.state)
+            if self.viewer is not None:
+                view = walked.views.get(self.viewer)
+                table = steps.draw(view) if view is not None else None
+            tables.append((name, table))
+        if len(tables) == 2 and tables[0][1] is not None and tables[1][1] is not None:
+            compare(tables[0][1], tables[1][1], DIFFERS, both=True)
+        width = self.screen.width - 4
+        blocks = [(name, text.render(t, width // len(tables), self.screen.colour) if t else ["(no table)"])
+                  for name, t in tables]
+        lines = blocks[0][1] if len(blocks) == 1 else text.beside(blocks, width)
+        print("", *(f"    {line}" for line in lines), sep="\n", file=out)
+
+
+def _steps_seen(scenario: Scenario, engine: Engine, viewers: list[int]) -> tuple[dict[int, Walked], str]:
+    """Each step as walked (by its script line) and why the run stopped ('' if it went through)."""
+    seen: dict[int, Walked] = {}
     try:
-        run_steps(scenario.steps, engine, trace=trace)
+        for walked in walk(scenario.steps, engine, viewers):
+            seen[walked.step["line"]] = walked
     except Exception as exc:  # noqa: BLE001 - where the engine stops is what this shows
         detail = f" (expected {exc.expected}, actual {exc.actual})" if getattr(exc, "expected", "") else ""
         return seen, f"{getattr(exc, 'message', exc)}{detail}"
     return seen, ""
 
 
-def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out) -> bool:
+def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Screen | None = None,
+                 viewer: int | None = None) -> bool:
     """Run one scenario on the engine and on the reference; print each step with both sides' events,
-    marking the first step where they part. True when the engine goes through like the reference."""
-    reference, _ = _steps_seen(scenario, ReferenceEngine())
-    mine, stopped = _steps_seen(scenario, engine)
+    marking the first step where they part (with a ``screen``, both tables after every action, what differs
+    marked; ``viewer``: both views of that player). True when the engine goes through like the reference."""
+    drawing = _Drawing(scenario, spec, screen, viewer)
+    reference, _ = _steps_seen(scenario, ReferenceEngine(), drawing.viewers)
+    mine, stopped = _steps_seen(scenario, engine, drawing.viewers)
     print(f"{scenario.id}: {scenario.title}", file=out)
     print(f"engine: {getattr(engine, 'name', 'engine')}; reference: baobei-ref", file=out)
+    drawing.legend(out)
     parted = False
     for step in scenario.steps:
         i, line = step["line"], scenario.file_line(step["line"])
         print(f"\n{scenario.path}:{line}  {_source(scenario.path, line)}", file=out)
         if i not in mine:
             print(f"  engine STOPPED here: {stopped}", file=out)
-            for cid in relevant_first(scenario, _cited(reference.get(i, []))):
+            for cid in relevant_first(scenario, _cited(reference[i].events if i in reference else [])):
                 print(f"    {cid}: {clause_text(cid, spec)}", file=out)
+            if i in reference and mine:  # the engine's table as it was left, beside the reference's after the step
+                last = list(mine.values())[-1]
+                drawing.show(out, [("reference", reference[i]), ("engine", Walked(step, [], last.state, last.views))],
+                             True)
             break
         if step["op"] in ("apply", "shuffle"):
-            same = mine[i] == reference.get(i)
+            theirs = reference[i].events if i in reference else None
+            same = mine[i].events == theirs
             mark = "" if same or parted else "   <- the events part here"
             parted = parted or not same
-            print(f"  reference: {'; '.join(event_text(e) for e in reference.get(i, [])) or 'no events'}", file=out)
-            print(f"  engine:    {'; '.join(event_text(e) for e in mine[i]) or 'no events'}{mark}", file=out)
+            print(f"  reference: {'; '.join(event_text(e) for e in theirs or []) or 'no events'}", file=out)
+            print(f"  engine:    {'; '.join(event_text(e) for e in mine[i].events) or 'no events'}{mark}", file=out)
         else:
             print("  ok on both", file=out)
+        if i in reference:
+            drawing.show(out, [("reference", reference[i]), ("engine", mine[i])])
     return not stopped and not parted
 
 

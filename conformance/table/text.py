@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+from dataclasses import dataclass
 
 from baobei_conform.table.layout import CHANGED, DIFFERS, MARKS, Card, Faces, Slot, Table
 
@@ -28,6 +30,19 @@ GAP = "   "
 def wants_colour(stream) -> bool:
     """Colour only on a terminal, never when ``NO_COLOR`` is set (https://no-color.org)."""
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Where text tables go: how wide they may be, and whether in colour."""
+
+    width: int = 100
+    colour: bool = False
+
+    @classmethod
+    def of(cls, stream) -> Screen:
+        """The terminal's width (``COLUMNS`` first; 100 when not a terminal) and colour as ``wants_colour`` says."""
+        return cls(max(40, shutil.get_terminal_size((100, 24)).columns), wants_colour(stream))
 
 
 def visible(text: str) -> int:
