@@ -398,8 +398,8 @@ def _sig(item: Heap | Fact) -> object:
 
 # What the marks mean, in the words both renderings print with their legend.
 MARKS = (
-    ("OWL5", "a card: its species' code and value (printed on every card, so no colour is needed to read it)"),
-    ("/02", "face down, seen by p0 and p2 (the omniscient table; face-up cards are seen by all)"),
+    ("OWL5", "a card: its species' code and value (every card says it in letters: no colour needed)"),
+    ("/02", "face down, seen by p0 and p2 (face-up cards are seen by all)"),
     ("??", "face down, not known to this player (a player's view)"),
     ("..", "an empty slot"),
     ("*", "changed by this step"),

@@ -5,7 +5,7 @@
          1       2         3     4
     p0   OWL5/0  SPA2/012  SWA3  KIN4   score 0  active
     p1   EAG12   FLA11     ..*   HUM1   score 0
-    discard 2: HER6   deck 53   under 0   held -
+    discard: 2, top HER6   deck: 53   under the pile: 0   held: -
 
 Fitted to a width (a table wider than it is cut into column groups, two tables side by side are put one above
 the other), in colour only when asked (``wants_colour``: a terminal, and ``NO_COLOR`` unset). The marks ``*`` and
@@ -95,14 +95,15 @@ def _marked(ink: _Ink, text: str, mark: str) -> str:
 
 
 def _heap(heap, ink: _Ink) -> str:
+    """``discard: 3, top HER6``, ``deck: 50, next CUC9``, ``under the pile: 1: SHO13``, ``held: OWL5/0 by p0``."""
     cards = " ".join(card_text(c) for c in heap.cards)
+    count = "?" if heap.count is None else heap.count
     if heap.key == "held":
-        text = f"held {cards} {heap.note}" if heap.count else "held -"
+        text = f"held: {cards} {heap.note}" if heap.count else "held: -"
     elif heap.key == "discard":
-        text = f"discard {heap.count}" + (f": {cards}" if cards else "")
+        text = f"discard: {count}" + (f", top {cards}" if cards else "")
     else:
-        count = "?" if heap.count is None else heap.count
-        text = f"{heap.label} {count}" + (f", {heap.note} {cards}" if heap.note else f": {cards}" if cards else "")
+        text = f"{heap.label}: {count}" + (f", {heap.note} {cards}" if heap.note else f": {cards}" if cards else "")
     return _marked(ink, text, heap.mark)
 
 
