@@ -92,7 +92,7 @@ def failure_pair(result: dict, found: Positions, painter: Painter) -> Markup | N
     ours = layout(reference, faces)
     engine = result.get("state")
     if not isinstance(engine, dict):
-        return Markup('<div class="pair">') + painter.table(ours, f"the reference's table at line {line}",
+        return Markup('<div class="pair">') + painter.table(ours, f"the reference's table after line {line}",
                                                             "reference") + Markup(
             '<p class="muted">The results keep the engine\'s state only for a failure at an <code>expect</code> '
             'step.</p></div>')
@@ -100,4 +100,4 @@ def failure_pair(result: dict, found: Positions, painter: Painter) -> Markup | N
     count = compare(ours, theirs, DIFFERS, both=True)
     return (Markup('<div class="pair">')
             + painter.table(theirs, f"the engine's table at line {line} ({count} differences marked !)", "engine")
-            + painter.table(ours, f"the reference's table at line {line}", "reference") + Markup("</div>"))
+            + painter.table(ours, f"the reference's table after line {line}", "reference") + Markup("</div>"))

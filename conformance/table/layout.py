@@ -97,8 +97,9 @@ class Card:
     moved: bool = False  # moved by a power this turn (6.11.1)
 
     def signature(self) -> tuple:
+        """What tells two cards apart in a slot (whether a power moved it is the fact ``moved``, compared there)."""
         face = self.face
-        return (self.card, face and face.species, face and face.value, self.known_by, self.up, self.moved)
+        return (self.card, face and face.species, face and face.value, self.known_by, self.up)
 
 
 @dataclass(slots=True)

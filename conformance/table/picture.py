@@ -38,7 +38,7 @@ class Painter:
         self._cards: dict[tuple, str] = {}
 
     def card(self, card: Card | None, where: str = "", slot: int | None = None, mark: str = "") -> str:
-        key = (card.signature() if card else None, card.face.hue if card and card.face else 0, where, slot, mark)
+        key = (card and (card.signature(), card.moved, card.face and card.face.hue), where, slot, mark)
         html = self._cards.get(key)
         if html is None:
             html = self._cards[key] = _card(card, where, slot, mark)

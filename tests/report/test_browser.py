@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -203,3 +204,82 @@ def test_an_anchor_lands_below_the_sticky_filter_bar(one_failure):
     where = json.loads(pre.text)
     assert where["scrolled"] > 0, where  # the page did scroll to the clause
     assert where["bar"] <= where["target"] < where["bar"] + 40, where
+
+
+OPEN_ALL = """<script>document.querySelectorAll("details").forEach(function (d) { d.open = true; });</script></body>"""
+
+
+@pytest.fixture(scope="module")
+def tables_report(tmp_path_factory):
+    """The tiny suite of the pictures (tests/report/tables.py) on the reference and on an engine that gives no gifts."""
+    import sys
+
+    from tables import ROOT as REPO
+    from tables import tiny_suite
+
+    from baobei_conform.cli import main
+
+    exe = browser()
+    tmp = tmp_path_factory.mktemp("tables-browser")
+    suite = tiny_suite(tmp / "scenarios")
+    wrong = [sys.executable, str(REPO / "examples" / "wrong_engine" / "engine.py"), "--bug", "no_gift"]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp)
+        assert main(["-q", "--no-report", "--scenarios", str(suite), "--json", str(tmp / "ref.json")]) == 0
+        assert main(["-q", "--no-report", "--scenarios", str(suite), "--json", str(tmp / "wrong.json"), "--",
+                     *wrong]) == 1
+    index = build_report(tmp / "report", [tmp / "ref.json", tmp / "wrong.json"], scenarios_dir=suite)
+    return exe, tmp, index.parent
+
+
+class Resources(HTMLParser):
+    """Every address the page loads or links to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.addresses: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.addresses += [value for name, value in attrs if name in ("src", "href", "srcset", "data") and value]
+
+
+def test_the_pictures_of_the_table_in_a_browser(tables_report):
+    """A scenario page with a setup, a power, a pluck with a gift and a BAO, and a failing engine's page: as
+    Chromium builds them, a picture per action with a row per player and an element per slot, the changed and the
+    differing slots marked, nothing loaded from outside; then screenshots of both, every step unfolded."""
+    from tables import DOUBLE, figures, marked
+
+    exe, tmp, out = tables_report
+    pages = {"combined": out / "scenarios" / "tables-power-pluck-gift-bao.html",
+             "failing": out / "scenarios" / f"{DOUBLE}.html"}
+    dom = {name: run_browser(exe, tmp / "profile", path.as_uri(), "--dump-dom").stdout for name, path in pages.items()}
+
+    steps = dom["combined"][dom["combined"].index('id="table"'):]  # the page's table, step by step
+    combined = [f for f in figures(steps) if not f["view"]]
+    assert len(combined) == 6 and all(sorted(f["rows"]) == [0, 1, 2] for f in combined)
+    assert [len(combined[-1]["rows"][p]) for p in range(3)] == [4, 4, 5]  # an element per slot, the added one too
+    assert [marked(f, "chg") for f in combined[2:5]] == [{(1, 1)}, {(0, 2), (1, 1)}, {(2, 5)}]  # pluck, gift, power
+    assert {"bao", "shield"} <= {fact for fact, _ in combined[5]["marked"]}
+
+    failing = figures(dom["failing"])
+    engine, reference = failing[0], failing[1]  # the failure section comes first on the page
+    assert (engine["name"], reference["name"]) == ("engine", "reference")
+    assert marked(engine, "dif") == marked(reference, "dif") == {(1, 2), (2, 1)}  # the highlighted difference
+
+    for name, html in dom.items():
+        resources = Resources()
+        resources.feed(html)
+        assert resources.addresses, name
+        outside = [a for a in resources.addresses if re.match(r"([a-z][a-z0-9+.-]*:|//)", a, re.I)
+                   and not a.startswith("#")]
+        assert not outside, (name, outside)  # every address is a file of the report itself
+
+    for name, path in pages.items():
+        probe = path.with_name(f"{path.stem}-open.html")
+        probe.write_text(path.read_text(encoding="utf-8").replace("</body>", OPEN_ALL), encoding="utf-8")
+        png = tmp / f"tables-{name}.png"
+        run_browser(exe, tmp / "profile", probe.as_uri(), f"--screenshot={png}", "--window-size=1280,2400")
+        data = png.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1280, 2400)
+        assert len(data) > 60_000, f"{png}: a page without its pictures compresses to far less"
+        print(f"\nscreenshot: {png} ({len(data)} bytes)")
