@@ -13,8 +13,9 @@ from pathlib import Path
 import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.outputs import replace_dir
-from baobei_conform.report.fuzz import fuzz_rows, load_fuzz, write_reproducers
+from baobei_conform.report.fuzz import FuzzRun, fuzz_rows, load_fuzz, write_reproducers
 from baobei_conform.report.model import (
     ALL_STATUSES,
     ClauseRow,
@@ -22,11 +23,13 @@ from baobei_conform.report.model import (
     ReportError,
     ScenarioRow,
     collect,
+    exercise,
     id_key,
     part_key,
     pct,
 )
 from baobei_conform.report.positions import FAILED, failure_pair, positions
+from baobei_conform.scenario import load_scenario
 from baobei_conform.table import Faces
 from baobei_conform.table.picture import Painter, legend
 
@@ -175,6 +178,11 @@ def _write_pages(report: Report, out: Path, impact: dict | None) -> Path:
     scenario_template = env.get_template("scenario.html.j2")
     painter, faces = Painter(), Faces(report.spec)
     common["legend"] = legend(faces, painter)
+    for run in report.fuzz:
+        if run.reproducer_file():
+            html = env.get_template("reproducer.html.j2").render(**common, root="../../", page_id="reproducer", run=run,
+                                                                 **_reproducer(run, out, report, painter, faces))
+            (out / run.reproducer_file(".html")).write_text(html, encoding="utf-8", newline="\n")
     for s in report.scenarios:
         html = scenario_template.render(**common, root="../", page_id="scenario", s=s,
                                         **_pictures(s, report, painter, faces), **_source(s))
@@ -201,6 +209,22 @@ def _pictures(s: ScenarioRow, report: Report, painter: Painter, faces: Faces) ->
     found = positions(s.scenario, s.exercise.walked, s.exercise.error, report.spec, painter, _failing(s), faces)
     pairs = {slug: failure_pair(r, found, painter) for slug, r in s.results.items() if r["status"] in FAILED}
     return {"positions": found, "pairs": {slug: pair for slug, pair in pairs.items() if pair is not None}}
+
+
+def _reproducer(run: FuzzRun, out: Path, report: Report, painter: Painter, faces: Faces) -> dict:
+    """A fuzz reproducer drawn as a scenario page draws its scenario: loaded from the file the report wrote (a
+    scenario file like any: safely, its errors shown), walked on the reference (it passes there when verified)."""
+    path = out / run.reproducer_file()
+    text = run.problem["reproducer"]["text"]
+    source = [{"line": i + 1, "text": line} for i, line in enumerate(text.rstrip("\n").split("\n"))]
+    found = {"file": path.name, "source": source, "positions": None, "problem": ""}
+    try:
+        scenario = load_scenario(path, report.spec)
+    except ScenarioError as exc:
+        return {**found, "problem": str(exc).replace(str(out) + "/", "")}
+    walked = exercise(scenario)
+    found["positions"] = positions(scenario, walked.walked, walked.error, report.spec, painter, {}, faces)
+    return found
 
 
 def _source(s: ScenarioRow) -> dict:

@@ -32,10 +32,10 @@ class FuzzRun:
     def held(self) -> bool:
         return self.problem is None
 
-    def reproducer_file(self) -> str | None:
-        """Where the report keeps the reproducer's text, relative to the report folder."""
+    def reproducer_file(self, suffix: str = ".yaml") -> str | None:
+        """Where the report keeps the reproducer's text (``.html``: its tables), relative to the report folder."""
         reproducer = (self.problem or {}).get("reproducer")
-        return f"fuzz/{self.slug}/{slugify(reproducer['id'])}.yaml" if reproducer else None
+        return f"fuzz/{self.slug}/{slugify(reproducer['id'])}{suffix}" if reproducer else None
 
 
 def _str(value) -> str:

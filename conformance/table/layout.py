@@ -22,6 +22,7 @@ CHANGED, DIFFERS = "changed", "differs"  # the marks: since the previous positio
 POWER_MARKS = {"peek": "peek", "show": "show", "blind_swap": "swap", "peek_two_swap": "peek 2",
                "add_to_rival": "add 1", "double_replace": "replace 2"}  # short enough for a card's face
 CHANCE = ("first_player", "deal", "recycle")
+NEXT_SHOWN = 6  # named deck cards shown at most (a fuzz reproducer names the whole deck)
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,10 @@ class Heap:
     cards: list[Card]
     note: str = ""
     mark: str = ""
+    more: int = 0  # named deck cards not shown (beyond NEXT_SHOWN)
 
     def signature(self) -> tuple:
-        return (self.count, tuple(c.signature() for c in self.cards), self.note)
+        return (self.count, tuple(c.signature() for c in self.cards), self.note, self.more)
 
 
 @dataclass
@@ -270,7 +272,8 @@ def _heaps(doc: dict, view: bool, pending: dict, read: _Reader, named: set[str])
             if card not in named:
                 break
             shown.append(read.card(card))
-        heaps.append(Heap("deck", "deck", len(deck), shown, "next" if shown else ""))
+        heaps.append(Heap("deck", "deck", len(deck), shown[:NEXT_SHOWN], "next" if shown else "",
+                          more=max(0, len(shown) - NEXT_SHOWN)))
         under = _list(doc.get("under"))
         heaps.append(Heap("under", "under the pile", len(under), [read.card(c) for c in under]))
     drawn = doc.get("drawn")

@@ -83,7 +83,8 @@ class Painter:
         cards = "".join(self.card(c, heap.label) for c in heap.cards)
         if heap.key == "deck":
             cards = f'<span class="c bk deck" title="the deck, {count} cards face down"><b>{count}</b></span>' + (
-                f'<span class="nx">{escape(heap.note)}</span>{cards}' if cards else "")
+                f'<span class="nx">{escape(heap.note)}</span>{cards}' if cards else "") + (
+                f'<span class="nx">and {heap.more} more named</span>' if heap.more else "")
         return (f'<span class="hp{MARK_CLASS.get(heap.mark, "")}" data-heap="{escape(heap.key)}">'
                 f'<em>{label}</em>{cards}</span>')
 

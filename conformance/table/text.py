@@ -104,6 +104,7 @@ def _heap(heap, ink: _Ink) -> str:
         text = f"discard: {count}" + (f", top {cards}" if cards else "")
     else:
         text = f"{heap.label}: {count}" + (f", {heap.note} {cards}" if heap.note else f": {cards}" if cards else "")
+        text += f" (and {heap.more} more named)" if heap.more else ""
     return _marked(ink, text, heap.mark)
 
 

@@ -134,3 +134,32 @@ def test_an_invariants_run_says_its_clause_coverage_is_not_measured(tmp_path):
     card = html[html.index('<article class="card fuzz"'):html.index('<section id="explore">')]
     assert "Not measured: in invariants mode no reference runs" in card
     assert "normative clauses the scenario" not in card and "not reached by the search" not in card
+
+
+def test_a_reproducer_is_drawn_step_by_step_on_a_page_of_its_own(tmp_path):
+    """The reproducer's tables, as a scenario page draws them, on a page linked from the fuzzing card (not on the
+    overview); a reproducer that is no scenario says why it cannot be drawn."""
+    from tables import COMBINED, figures
+
+    suite = _suite(tmp_path)
+    held = _fuzz(tmp_path, suite)
+    good = copy.deepcopy(_broken(held))
+    good["engine"] = "engine-two"
+    good["problem"]["reproducer"] = {**good["problem"]["reproducer"], "id": "fuzz-state-0000abcd",
+                                     "text": COMBINED.replace("tables-power-pluck-gift-bao", "fuzz-state-0000abcd")}
+    paths = []
+    for name, doc in (("broken.json", _broken(held)), ("good.json", good)):
+        paths += ["--fuzz", str(tmp_path / name)]
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "report"
+    assert report_main(["--out", str(out), "--scenarios", str(suite), *paths]) == 0
+    index = (out / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="(fuzz/[^"]+\.html)">Its table, step by step</a>', index)
+    assert len(links) == 2 and 'class="tb' not in index
+    broken, drawn = ((out / link).read_text(encoding="utf-8") for link in links)
+    assert "It cannot be drawn: " in broken and 'class="tb' not in broken  # no clauses, no setup: not a scenario
+    assert "&lt;script&gt;" in broken and "<script>alert" not in broken
+    pictures = figures(drawn)
+    assert len(pictures) == 6 and all(sorted(f["rows"]) == [0, 1, 2] for f in pictures)
+    assert 'id="L18"' in drawn and 'href="#L18"' in drawn  # each step links to its line of the scenario shown below
+    assert '<a href="fuzz-state-0000abcd.yaml">' in drawn and (out / links[1]).with_suffix(".yaml").is_file()
