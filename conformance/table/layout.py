@@ -260,16 +260,16 @@ def _layout(doc: dict, faces: Faces, named: set[str]) -> Table:
 
 
 def _heaps(doc: dict, view: bool, pending: dict, read: _Reader, named: set[str]) -> list[Heap]:
-    discard = [str(c) for c in _list(doc.get("discard"))]
+    discard = _list(doc.get("discard"))
     heaps = [Heap("discard", "discard", len(discard), [read.card(discard[-1], up=True)] if discard else [])]
     if view:
         heaps.append(Heap("deck", "deck", _int(doc.get("deck_count")), []))
         heaps.append(Heap("under", "under the pile", _int(doc.get("under_count")), []))
     else:
-        deck = [str(c) for c in _list(doc.get("deck"))]
+        deck = _list(doc.get("deck"))
         shown = []
-        for card in deck:
-            if card not in named:
+        for card in deck if named else ():
+            if not isinstance(card, str) or card not in named:
                 break
             shown.append(read.card(card))
         heaps.append(Heap("deck", "deck", len(deck), shown[:NEXT_SHOWN], "next" if shown else "",

@@ -87,3 +87,29 @@ def test_the_pictures_stay_off_the_overview(reports):
     index = (alone / "index.html").read_text(encoding="utf-8")
     assert 'class="tb' not in index and "tb-legend" not in index
     assert "tb-legend" in page(alone, DOUBLE)  # the legend is on each scenario page
+
+
+def test_an_engines_state_is_drawn_as_text_whatever_it_holds(reports, tmp_path):
+    """The state comes from the engine: markup in its species, players and facts is shown escaped, and a state of
+    the wrong shape is said to be one, beside the reference's table."""
+    tmp, _, _ = reports
+    document = json.loads((tmp / "wrong.json").read_text(encoding="utf-8"))
+    result = next(r for r in document["results"] if r["id"] == DOUBLE)
+    result["state"]["zones"]["1"][1] = {"card": "<img src=x onerror=alert(1)>-1", "species": "<script>alert(2)"}
+    result["state"]["pending"] = {"kind": "</figure><script>alert(3)</script>", "player": "<b>", "data": []}
+    result["state"]["shield"] = '"><svg onload=alert(4)>'
+    odd = next(r for r in document["results"] if r["id"] != DOUBLE)
+    odd.update(status="fail", line=18, state={"zones": "not zones", "players": [0, "x"]})  # its `expect shield`
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    out = build_report(tmp_path / "r", [path], scenarios_dir=tmp / "scenarios").parent
+    html = page(out, DOUBLE)
+    for bit in ("<script>alert", "<img src", "<svg", "</figure><script"):
+        assert bit not in html
+    engine = figures(html[html.index('<section class="failure'):])[0]
+    assert any("dif" in classes for _, classes in engine["rows"][1])
+    assert "&lt;/figure&gt;&lt;script&gt;alert(3)&lt;/script&gt;" in html  # shown, as text
+    assert "?&lt;SC" in html  # the unknown species' code
+    other = page(out, odd["id"])
+    engine = figures(other[other.index('<section class="failure'):])[0]
+    assert engine["name"] == "engine" and engine["rows"] == {0: []} and "no slots" in other
