@@ -276,6 +276,9 @@ def _heaps(doc: dict, view: bool, pending: dict, read: _Reader, named: set[str])
                           more=max(0, len(shown) - NEXT_SHOWN)))
         under = _list(doc.get("under"))
         heaps.append(Heap("under", "under the pile", len(under), [read.card(c) for c in under]))
+        box = _list(doc.get("box"))
+        if box:  # a new game, or between rounds: the cards not dealt yet
+            heaps.append(Heap("box", "in the box", len(box), []))
     drawn = doc.get("drawn")
     holder = doc.get("active")
     if drawn is not None:
