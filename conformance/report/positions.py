@@ -85,10 +85,9 @@ def failure_pair(result: dict, found: Positions, painter: Painter) -> Markup | N
     """The engine's table and the reference's at the failing step, side by side, the differences marked; the
     reference's alone when the results keep no state of the engine there. None: no step of the walk is there."""
     line = result.get("line")
-    reference = found.states.get(line) if isinstance(line, int) else None
-    if reference is None:
+    if not isinstance(line, int) or line not in found.states:
         return None
-    faces = found.faces[line]
+    reference, faces = found.states[line], found.faces[line]
     ours = layout(reference, faces)
     engine = result.get("state")
     if not isinstance(engine, dict):

@@ -67,7 +67,7 @@ class Faces:
             self.faces[sp.id] = Face(sp.id, _code(sp.names.get("en") or sp.id, taken), sp.names.get("en") or sp.id,
                                      sp.value, sp.power, sp.family, hue)
         for entry in catalog if isinstance(catalog, list) else ():
-            known = self.faces.get(entry.get("species")) if isinstance(entry, dict) else None
+            known = self.faces.get(str(entry.get("species"))) if isinstance(entry, dict) else None
             if known and isinstance(entry.get("value"), int):
                 self.faces[known.species] = Face(known.species, known.code, known.name, entry["value"],
                                                  known.power, known.family, known.hue)

@@ -21,7 +21,7 @@ class StepTables:
         spec's faces, when made already."""
         self.spec, self.deck_named = spec, deck_named or {}
         self.base = faces or Faces(spec)
-        self.faces, self.named = self.base, frozenset()
+        self.faces, self.named = self.base, frozenset[str]()
         self.previous: Table | None = None
 
     def after(self, step: dict, state: dict | None) -> Table | None:
@@ -30,7 +30,8 @@ class StepTables:
             override = (step.get("params") or {}).get("catalog")
             self.faces = Faces(self.spec, override) if override else self.base
             deck = (step.get("state") or {}).get("deck") or []
-            self.named = frozenset(deck[:self.deck_named.get(step.get("line"), 0)])
+            line = step.get("line")
+            self.named = frozenset(deck[:self.deck_named.get(line, 0) if isinstance(line, int) else 0])
         if state is None:
             return None
         table = self.draw(state)
