@@ -122,7 +122,8 @@ def write_report(report: Report, out: Path, impact: dict | None = None) -> Path:
 @contextlib.contextmanager
 def _settled():
     """The report's data lives until the last page is written: the garbage collector is spared walking all of it
-    again for every page (``gc.freeze``; a fifth of the writing time), and given it back at the end."""
+    again and again while the pages are made (``gc.freeze``; about 0.08 s of the 1.3 s the full suite's pages take,
+    measured), and given it back at the end."""
     gc.freeze()
     try:
         yield
