@@ -68,9 +68,11 @@ def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = ()) -> Iter
 
 
 def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, views) -> Iterator[Walked]:
-    for step, events in passed:
-        yield Walked(step, list(events) if step is group[0] and step["op"] in ("apply", "shuffle") else [], state,
-                     views)
+    """The group's steps that passed (the trace sees them in order; a shuffle as the apply step it resolves to),
+    each as the scenario wrote it, the events with the action that caused them."""
+    for i, (_, events) in enumerate(passed):
+        step = group[i]
+        yield Walked(step, list(events) if i == 0 and step["op"] in ("apply", "shuffle") else [], state, views)
 
 
 def _state(engine: Engine) -> dict | None:
