@@ -65,6 +65,21 @@ def test_no_colour_without_a_terminal_or_with_no_color(capsys, monkeypatch):
     assert [ANSI.sub("", line) for line in lines] == plain  # ... and the same text without it
 
 
+def test_no_color_output_on_a_terminal_has_no_escape_codes(monkeypatch):
+    """explain --table writing to a terminal: in colour, unless NO_COLOR is set; the text is the same either way."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "100")
+    outputs = {}
+    for no_color in ("", "1"):
+        monkeypatch.setenv("NO_COLOR", no_color)
+        terminal = Terminal()
+        monkeypatch.setattr(sys, "stdout", terminal)
+        assert main(["explain", SCENARIO, "--table"]) == 0
+        outputs[no_color] = terminal.getvalue()
+    assert "\033[" in outputs[""] and "\033" not in outputs["1"]
+    assert ANSI.sub("", outputs[""]) == outputs["1"] == GOLDEN.read_text(encoding="utf-8")
+
+
 def marked_pair():
     state = setup_state({"zones": {0: ["owl", "heron", "swallow"], 1: ["eagle", None, "owl"]}})
     other = setup_state({"zones": {0: ["owl", "heron", "swallow"], 1: ["eagle", "heron", "owl"]}})
