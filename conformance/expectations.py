@@ -7,8 +7,12 @@ from pathlib import Path
 
 import yaml
 
+from baobei_conform.inputs import InputError, load_yaml, read_text
+
 STATUSES = ("fail", "error", "skip")
 FIELDS = ("status", "reason", "link")
+MAX_BYTES = 4 << 20  # thousands of entries of a few hundred bytes
+MAX_DEPTH = 4  # expected -> id -> {status, reason, link}
 
 
 class ExpectationsError(Exception):
@@ -37,16 +41,12 @@ def _entries(path: Path, root) -> yaml.MappingNode | None:
 def load_expectations(path: str | Path) -> dict[str, dict]:
     """``{scenario id: {status, reason, link, line}}``; raise ExpectationsError naming file:line:col."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ExpectationsError(f"{path}: cannot read the expectations file: {exc}") from None
-    try:
-        entries = _entries(path, yaml.compose(text, Loader=yaml.SafeLoader))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{mark.line + 1}:{mark.column + 1}:" if mark else ""
-        raise ExpectationsError(f"{path}:{where} not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+    try:  # inputs.py: a regular file, capped, its YAML screened and bounded in depth
+        root, _, _ = load_yaml(read_text(path, MAX_BYTES, "an expectations file"), str(path), "an expectations file",
+                               MAX_DEPTH)
+    except InputError as exc:
+        raise ExpectationsError(exc.heading()) from None
+    entries = _entries(path, root)
     expected: dict[str, dict] = {}
     for key, value in entries.value if entries else ():
         if not isinstance(key, yaml.ScalarNode) or not key.value:

@@ -9,6 +9,7 @@ from lark import Lark, Transformer, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from baobei_conform.dsl.actions import action, claims
 from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
+from baobei_conform.dsl.bounds import number_problems
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.names import name_problems
 from baobei_spec import Spec, default_spec
@@ -330,8 +331,9 @@ def _expected(exc: UnexpectedInput) -> str:
 
 
 def parse_script(text: str, spec: Spec | None = None) -> list[Statement]:
-    """The AST of ``text``; a syntax error, an unknown name, a player not at the table or a slot that
-    cannot exist is a ScenarioError with line, column, caret and what was expected (all of them)."""
+    """The AST of ``text``; a syntax error, a number out of its bounds (bounds.py), an unknown name, a player not
+    at the table or a slot that cannot exist is a ScenarioError with line, column, caret and what was expected
+    (all of them)."""
     if not text.endswith("\n"):
         text += "\n"
     lines = text.split("\n")
@@ -347,8 +349,9 @@ def parse_script(text: str, spec: Spec | None = None) -> list[Statement]:
         else:
             message = f"unexpected {str(getattr(exc, 'token', '')).strip()!r}; expected {_expected(exc)}"
         raise ScenarioError(message, line=line, column=exc.column if exc.column > 0 else 1, text=source) from None
-    errors = [ScenarioError(message, line=t.line, column=t.column, text=lines[t.line - 1])
-              for message, t in name_problems(tree, spec or default_spec())]
+    spec = spec or default_spec()
+    problems = number_problems(tree, spec) or name_problems(tree, spec)  # numbers first: names count seats
+    errors = [ScenarioError(message, line=t.line, column=t.column, text=lines[t.line - 1]) for message, t in problems]
     if errors:
         first = errors[0]
         raise ScenarioError(first.message, line=first.line, column=first.column, text=first.text, more=errors[1:])

@@ -18,7 +18,7 @@ from baobei_conform.engine_api import as_engine
 from baobei_conform.engines import engine_factory
 from baobei_conform.fuzz.checklist import FUZZ_SCHEMA, checklist
 from baobei_conform.fuzz.jobs import EngineSpec, JobFailed, search_jobs
-from baobei_conform.fuzz.positions import corpus
+from baobei_conform.fuzz.positions import load_corpus
 from baobei_conform.fuzz.reproduce import Reproducer, reproduce, scenario_text
 from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult
 from baobei_conform.fuzz.tighten import tighten
@@ -98,10 +98,13 @@ def run(args: argparse.Namespace) -> int:
     reproducer = None
     try:
         scenarios = seed_folders(args.scenarios)
+        starts, broken = load_corpus(scenarios) if scenarios else ((), ())
+        for error in broken:  # as a run lists its broken files: each named with its reason, then left out
+            print(f"baobei-conform fuzz: not a start of the search: {error.render()}", file=sys.stderr)
         result = search_jobs(engine, spec, args.jobs, budget=args.budget, max_examples=args.max_examples,
                              seed=args.seed, derandomize=args.derandomize,
                              database=None if args.no_database else args.database,
-                             starts=corpus(scenarios) if scenarios else (), players=args.players,
+                             starts=starts, players=args.players,
                              differential=not args.invariants_only)
         if result.found and not result.interrupted:
             result.found = tighten(result.found, Trial(engine, differential=not args.invariants_only))

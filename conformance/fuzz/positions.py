@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from baobei_conform.dsl.compile import compile_script
+from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
 from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.dsl_text import representable, setup_text
@@ -48,20 +49,21 @@ def played_position(seed: int, actions: int, players: int, threshold: int | None
 
 
 @lru_cache(maxsize=1)
-def corpus(paths: tuple[str, ...]) -> tuple[Start, ...]:
-    """The setup position of every scenario under ``paths`` that starts from one (rewritten canonically)."""
-    from baobei_conform.dsl.errors import ScenarioError
-    from baobei_conform.scenario import load_scenario, scenario_files
+def load_corpus(paths: tuple[str, ...]) -> tuple[tuple[Start, ...], tuple[ScenarioError, ...]]:
+    """The setup position of every scenario under ``paths`` that starts from one (rewritten canonically), and the
+    errors of the files that do not load: read as a run and ``lint`` read them (harness.load_suite)."""
+    from baobei_conform.harness import Selection, load_suite
 
+    scenarios, broken = load_suite(list(paths), Selection())
     starts = []
-    for path in scenario_files(list(paths)):
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError:
-            continue
+    for scenario in scenarios:
         step = scenario.steps[0]
         if step["op"] == "setup" and representable(step["state"]):
             threshold = (step.get("params") or {}).get("threshold", {})
-            start = compiled(setup_text(step["state"], next(iter(threshold.values()), None)))
-            starts.append(start)
-    return tuple(starts)
+            starts.append(compiled(setup_text(step["state"], next(iter(threshold.values()), None))))
+    return tuple(starts), tuple(broken)
+
+
+def corpus(paths: tuple[str, ...]) -> tuple[Start, ...]:
+    """The starts of ``load_corpus``."""
+    return load_corpus(paths)[0]

@@ -51,8 +51,8 @@ _BRACKETS = bytes.maketrans(b"{}", b"[]")
 _NOT_BRACKET = bytes(sorted(set(range(256)) - set(b"[]{}")))
 
 
-def depth(line: bytes) -> int:
-    """How deeply arrays and objects nest in a line of valid JSON, up to ``MAX_DEPTH + 1``, at C speed.
+def depth(line: bytes, limit: int = MAX_DEPTH) -> int:
+    """How deeply arrays and objects nest in a line of valid JSON, up to ``limit + 1``, at C speed.
 
     Escaped backslashes and quotes go first, so the quotes left delimit strings; the text between them
     keeps its brackets, as one kind; each pass then removes the innermost pairs (``replace`` does not
@@ -61,7 +61,7 @@ def depth(line: bytes) -> int:
     text = line.replace(b"\\\\", b"").replace(b'\\"', b"")
     structure = b"".join(text.split(b'"')[::2]).translate(_BRACKETS, _NOT_BRACKET)
     levels = 0
-    while structure and levels <= MAX_DEPTH:
+    while structure and levels <= limit:
         structure, levels = structure.replace(b"[]", b""), levels + 1
     return levels
 
@@ -105,16 +105,17 @@ def _bounded(line: bytes | str):
     return json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant)
 
 
-def decode(line: bytes):
-    """The JSON value of one line; ValueError when it is not JSON, Unbounded (with the reason) beyond the bounds."""
+def decode(line: bytes, limit: int = MAX_DEPTH):
+    """The JSON value of one line (or of a whole file: inputs.py) nested at most ``limit`` levels; ValueError when
+    it is not JSON, Unbounded (with the reason) beyond the bounds."""
     try:
         value = _read(line, _bounded)
     except RecursionError:
-        raise Unbounded(f"nested more than {MAX_DEPTH} levels deep") from None
+        raise Unbounded(f"nested more than {limit} levels deep") from None
     except Unbounded:
         raise
     except ValueError:  # not JSON, not UTF-8
         raise ValueError("not JSON") from None
-    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and depth(line) > MAX_DEPTH:
-        raise Unbounded(f"nested more than {MAX_DEPTH} levels deep")
+    if line.count(b"[") + line.count(b"{") > limit and depth(line, limit) > limit:
+        raise Unbounded(f"nested more than {limit} levels deep")
     return value

@@ -11,7 +11,7 @@ from baobei_conform.dsl.ast import Check
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.run import run_scenario
+from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
 from baobei_conform.scenario import load_scenario
 
 SETUP = """\
@@ -121,8 +121,10 @@ def test_reject_new_game(tmp_path):
     assert (accepted.status, accepted.message, accepted.actual) == ("fail", "the new game must be refused", "accepted")
     wrong = _run(tmp_path, "reject not_your_decision: new game 1 players\n", "")
     assert (wrong.status, wrong.actual) == ("fail", "refused: malformed_action")
-    refused = _run(tmp_path, "new game 8 players\n", "")
-    assert (refused.status, refused.message) == ("fail", "the new game was refused")
+    with pytest.raises(ScenarioError, match="BAO BEI is played by 2 to 6 players"):  # a script cannot ask it
+        _run(tmp_path, "new game 7 players\n", "")
+    with pytest.raises(StepFailed, match="the new game was refused"):  # a compiled step can (dsl/bounds.py)
+        run_steps([{"op": "new_game", "line": 1, "players": 7}], ReferenceEngine())
 
 
 def test_round_table_after_the_last_turn(tmp_path):
