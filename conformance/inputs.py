@@ -19,8 +19,8 @@ from pathlib import Path
 
 import yaml
 
-from baobei_conform.protocol.wire import Unbounded, decode
 from baobei_conform.sanitize import clean
+from baobei_conform.wire import Unbounded, decode
 from baobei_spec import SPEC_ROOT
 
 JSON_CAP = 256 << 20  # bytes of a JSON document (a results file with every engine reply at its cap stays below)
@@ -173,7 +173,7 @@ def load_yaml(text: str, shown: str, what: str, max_depth: int) -> tuple[yaml.No
 
 def load_json(path: str | Path, what: str, cap: int = JSON_CAP, max_depth: int = JSON_DEPTH):
     """A JSON file's value: at most ``cap`` bytes, ``max_depth`` levels, numbers finite and of bounded width
-    (protocol/wire.py, as for an engine's replies)."""
+    (wire.py, as for an engine's replies)."""
     shown = str(path)
     data = read_bytes(path, cap, what)
     try:

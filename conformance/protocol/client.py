@@ -25,9 +25,9 @@ from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and
 )
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.process import EngineProcess, stdio_env  # noqa: F401 - stdio_env: public
-from baobei_conform.protocol.wire import Unbounded, decode, encode, plain
 from baobei_conform.sanitize import MAX_TEXT, clean, clean_tail, clean_value
 from baobei_conform.variants import reading_problems
+from baobei_conform.wire import Unbounded, decode, encode, plain
 
 MAX_LINE = 16 * 1024 * 1024  # bytes of one reply line; beyond, the reply is a protocol error
 COMPACT_AT = 1 << 20  # bytes already consumed at the front of the read buffer before it is compacted

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from baobei_conform import signals
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.position import Malformed, check_position
-from baobei_conform.protocol.wire import encode, loads
 from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.wire import encode, loads
 from baobei_ref import RuleError
 
 

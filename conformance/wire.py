@@ -3,7 +3,8 @@
 An engine is someone else's program: a reply nested a thousand levels deep, an integer of ten thousand
 digits or ``NaN`` would crash or poison what reads it later (the checks, the JSON and JUnit writers,
 a browser's ``JSON.parse``). ``decode`` turns each into a ``ValueError`` the client reports as that
-scenario's protocol error.
+scenario's protocol error. A JSON file a user gives is read by the same ``decode`` (inputs.py), so this
+module sits beside the protocol rather than inside it.
 """
 
 from __future__ import annotations
