@@ -299,7 +299,7 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
         return 2
     spec = default_spec()
     engine_info: dict = {"command": described}
-    record = RunRecord(scenarios, engine_info, {"argv": given, "shard": args.shard, "jobs": args.jobs}, broken)
+    record = RunRecord(scenarios, engine_info, {"argv": given, "shard": args.shard, "jobs": args.jobs}, broken, paths)
     interrupted = record.interrupted
     stream = ResultStream(lambda done: _write_results(args, record.document(done, False)))
     console = Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang, show_table=args.show_table)

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from baobei_conform.dsl.errors import ScenarioError
@@ -20,6 +21,7 @@ from baobei_conform.harness import BREAKER, Report, run_suite
 from baobei_conform.results import results_document
 from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
+from baobei_conform.suite import suite_identity
 
 
 @dataclass
@@ -31,9 +33,14 @@ class RunRecord:
     engine_info: dict
     run_info: dict = field(default_factory=dict)  # argv, shard, ...: how the run was asked for
     broken: Sequence[ScenarioError] = ()
+    roots: Sequence[str | Path] = ()  # the scenario folders loaded from (none: the scenarios' own files)
     interrupted: threading.Event = field(default_factory=threading.Event)
     started: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
     clock: float = field(default_factory=time.perf_counter)
+    suite: dict = field(init=False)  # suite.py: computed once, at the start of the run
+
+    def __post_init__(self) -> None:
+        self.suite = suite_identity(self.roots or [s.path for s in self.scenarios])
 
     def document(self, outcomes: list[Outcome], complete: bool) -> dict:
         ran = {o.scenario for o in outcomes}
@@ -43,7 +50,8 @@ class RunRecord:
                  "interrupted": self.interrupted.is_set(), "selected": len(self.scenarios), "ran": len(ran),
                  "broken_files": len(self.broken), **self.run_info}
         return results_document([s for s in self.scenarios if s.id in ran],
-                                sorted(outcomes, key=lambda o: order[o.scenario]), self.engine_info, facts, self.broken)
+                                sorted(outcomes, key=lambda o: order[o.scenario]), self.engine_info, facts, self.broken,
+                                self.suite)
 
 
 def run_conformance(record: RunRecord, factory: Callable[[], Any], jobs: int = 1, max_fail: int | None = None,

@@ -1,5 +1,9 @@
 """Shards of one run (``--shard K/N`` in a CI matrix) merged into one results document: one result, one
-report. ``baobei-conform merge SHARD.json ... --json ALL.json``; ``baobei-conform report`` merges them too."""
+report. ``baobei-conform merge SHARD.json ... --json ALL.json``; ``baobei-conform report`` merges them too.
+
+Each shard was validated against the results schema when it was read (report/model.py ``load_results``);
+here they must also belong together: one engine, one protocol version, one suite (suite.py), distinct shards
+of one N, each scenario once."""
 
 from __future__ import annotations
 
@@ -13,14 +17,30 @@ class MergeError(Exception):
 
 
 def _shard(document: dict, source: str) -> tuple[int, int] | None:
-    text = (document.get("run") or {}).get("shard")
+    """(K, N) of a shard's ``run.shard`` (the schema made it K/N), None for a whole run."""
+    text = document["run"].get("shard")
     if not text:
         return None
-    try:
-        k, n = (int(x) for x in str(text).split("/"))
-    except ValueError:
-        raise MergeError(f"{source}: run.shard {text!r} is not K/N") from None
+    k, n = (int(x) for x in text.split("/"))
+    if k > n:
+        raise MergeError(f"{source}: run.shard {text!r}: K is at most N")
     return k, n
+
+
+def _suite(document: dict) -> str:
+    suite = document.get("suite") or {}
+    return f"suite {suite.get('version')} (scenarios {suite.get('scenarios')}, spec {suite.get('spec')})"
+
+
+def _same_run(document: dict, source: str, first: dict, first_source: str) -> None:
+    """The shard was run on the same protocol version and suite as the first one."""
+    protocol, expected = (d.get("run", {}).get("protocol") for d in (document, first))
+    if protocol != expected:
+        raise MergeError(f"{source}: run.protocol {protocol!r} is not that of {first_source} ({expected!r}): "
+                         "shards run by different protocol versions are not one run")
+    if document.get("suite") != first.get("suite"):
+        raise MergeError(f"{source}: {_suite(document)} is not the {_suite(first)} of {first_source}: shards of "
+                         "different suites (another version, scenario folder or spec) are not one run")
 
 
 def merge(documents: list[tuple[dict, str]]) -> dict:
@@ -32,6 +52,8 @@ def merge(documents: list[tuple[dict, str]]) -> dict:
             raise MergeError(f"{source}: not a baobei results document (schema {RESULTS_SCHEMA!r} expected)")
     first, first_source = documents[0]
     engine = first.get("engine") or {}
+    for document, source in documents[1:]:
+        _same_run(document, source, first, first_source)
     shards: dict[int, str] = {}
     total_shards = None
     results: dict[str, dict] = {}
@@ -63,6 +85,7 @@ def merge(documents: list[tuple[dict, str]]) -> dict:
     broken = {b.get("file"): b for d, _ in documents for b in d.get("broken") or []}
     return {
         "schema": RESULTS_SCHEMA,
+        "suite": first.get("suite"),
         "engine": engine,
         "run": {**runs[0], "started": min(r.get("started", "") for r in runs),
                 "seconds": round(max(r.get("seconds", 0) for r in runs), 3), "complete": complete,

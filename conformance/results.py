@@ -13,6 +13,7 @@ from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.runner.context import failure_facts
 from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
+from baobei_conform.suite import suite_identity
 from baobei_spec.summary import part_of
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass", "variant")
@@ -44,12 +45,15 @@ def by_part(scenarios: list[Scenario], outcomes: list[Outcome]) -> dict[str, dic
     return {p: summarize(os) for p, os in sorted(groups.items())}
 
 
-def results_document(scenarios, outcomes, engine_info: dict, run_info: dict, broken=()) -> dict:
+def results_document(scenarios, outcomes, engine_info: dict, run_info: dict, broken=(), suite: dict | None = None
+                     ) -> dict:
     """The ``--json`` document (schema: spec/schemas/results.schema.json); ``broken``: the ScenarioErrors of
-    scenario files that do not load, listed so every consumer shows them, not only a count."""
+    scenario files that do not load, listed so every consumer shows them, not only a count; ``suite``: the suite's
+    identity (suite.py; by default that of the scenarios' own files)."""
     index = {s.id: s for s in scenarios}
     return {
         "schema": RESULTS_SCHEMA,
+        "suite": suite or suite_identity([s.path for s in scenarios]),
         "engine": engine_info,
         "run": {"protocol": PROTOCOL_VERSION, "python": sys.version.split()[0], "platform": platform.platform(),
                 **run_info},
@@ -98,7 +102,8 @@ def incomplete(document: dict) -> str:
 
 def write_junit(path: str, document: dict) -> None:
     """JUnit XML: one testcase per scenario, classname = part of the rulebook; a broken scenario file and an
-    incomplete run are errors of their own, so CI shows them."""
+    incomplete run are errors of their own, so CI shows them; the properties say how the run ended and which
+    suite judged it (``suite_version``, ``suite_scenarios``, ``suite_spec``)."""
     s = document["summary"]
     broken = document.get("broken", [])
     unfinished = incomplete(document)
@@ -111,6 +116,8 @@ def write_junit(path: str, document: dict) -> None:
     for name in ("complete", "interrupted", "selected", "ran"):
         if name in run:
             ET.SubElement(properties, "property", name=name, value=str(run[name]).lower())
+    for name, value in (document.get("suite") or {}).items():  # what the verdict was judged by (suite.py)
+        ET.SubElement(properties, "property", name=f"suite_{name}", value=str(value))
     if unfinished:
         ET.SubElement(ET.SubElement(suite, "testcase", classname="baobei", name="run-incomplete"), "error",
                       message=f"INCOMPLETE run, {unfinished}").text = unfinished

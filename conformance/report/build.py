@@ -20,11 +20,11 @@ from baobei_conform.report.model import (
     ALL_STATUSES,
     ClauseRow,
     Report,
-    ReportError,
     ScenarioRow,
     collect,
     exercise,
     id_key,
+    load_document,
     part_key,
     pct,
 )
@@ -98,18 +98,16 @@ def build_report(out_dir, results_files: list | None = None, scenarios_dir="scen
     ``fuzz_files``: ``baobei-conform fuzz --json FILE`` documents, one fuzzing section per engine.
     """
     fuzz = load_fuzz(fuzz_files or [])  # read first: a bad file is refused before the suite runs
+    impact = load_impact(impact_file) if impact_file else None
     report = collect([Path(f) for f in results_files or []], scenarios_dir, mutants=mutants)
     report.fuzz = fuzz
-    return write_report(report, Path(out_dir), load_impact(impact_file) if impact_file else None)
+    return write_report(report, Path(out_dir), impact)
 
 
 def load_impact(path) -> dict:
     """The rulings impact document, indexed ``{ruling: {reading: measured reading}}`` plus its consistency."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        readings = {r["id"]: {rd["id"]: rd for rd in r["readings"]} for r in doc["rulings"]}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ReportError(f"{path}: not a `baobei-conform rulings --json` document ({exc})") from None
+    doc = load_document(path, "rulings.schema.json", "a `baobei-conform rulings --json` document")
+    readings = {r["id"]: {rd["id"]: rd for rd in r["readings"]} for r in doc["rulings"]}
     return {"readings": readings, "consistency": doc.get("consistency") or [], "budget": doc.get("budget") or {}}
 
 

@@ -4,15 +4,13 @@ the HTML report."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from pathlib import Path
 
 from baobei_conform.options import default_suite
 from baobei_conform.outputs import output_problems, print_problems, unwritten
 from baobei_conform.report.build import build_report
-from baobei_conform.report.model import ReportError
+from baobei_conform.report.model import ReportError, load_document
 
 
 def report_parser() -> argparse.ArgumentParser:
@@ -41,14 +39,12 @@ def report_parser() -> argparse.ArgumentParser:
 
 def load_mutants(source: str | None) -> list[dict] | None:
     """Mutation results, read from the file of ``tools/mutate.py --json`` (the mutation tool is no part of the
-    installed package): ``{"summary": {...}, "mutants": [{"mutant": NAME, "clauses": [ID, ...], "status":
-    "killed" | "survived" | "equivalent", ...}, ...]}``; the report reads those three fields of each entry."""
+    installed package), validated against spec/schemas/mutants.schema.json: ``{"summary": {...}, "mutants":
+    [{"mutant": NAME, "clauses": [ID, ...], "status": "killed" | "survived" | "equivalent", ...}, ...]}``; the
+    report reads those three fields of each entry."""
     if source is None:
         return None
-    try:
-        return json.loads(Path(source).read_text(encoding="utf-8"))["mutants"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ReportError(f"{source}: not the JSON of tools/mutate.py --json: {exc}") from None
+    return load_document(source, "mutants.schema.json", "the JSON of tools/mutate.py --json")["mutants"]
 
 
 def report_main(argv: list[str] | None = None) -> int:

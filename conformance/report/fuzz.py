@@ -1,7 +1,8 @@
 """The report's fuzzing section: one ``baobei-conform fuzz --json FILE`` document per engine, read safely.
 
-The documents may come from another machine or an older version: every text is cleaned (sanitize.py), every
-field checked for its type, and anything unusable is refused with the file's name (``ReportError``).
+The documents may come from another machine or an older version: each is read as every input is (inputs.py),
+validated against spec/schemas/fuzz.schema.json (anything unusable is refused with the file's name and the JSON
+path, ``ReportError``) and every text is cleaned (sanitize.py).
 """
 
 from __future__ import annotations
@@ -9,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from baobei_conform.fuzz.checklist import FUZZ_SCHEMA
-from baobei_conform.report.model import ReportError, id_key, load_results, slugify
+from baobei_conform.report.model import id_key, load_document, slugify
 
 
 @dataclass
@@ -42,52 +42,36 @@ def _str(value) -> str:
     return "" if value is None else str(value)
 
 
-def _strs(value) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else []
-
-
-def _problem(raw) -> dict | None:
-    if not isinstance(raw, dict):
+def _problem(raw: dict | None) -> dict | None:
+    if raw is None:
         return None
     reproducer = raw.get("reproducer")
-    if isinstance(reproducer, dict):
-        actions = reproducer.get("actions")
-        reproducer = {"id": _str(reproducer.get("id")) or "reproducer", "text": _str(reproducer.get("text")),
-                      "actions": actions if isinstance(actions, int) else None,
-                      "verified": reproducer.get("verified") is True, "note": _str(reproducer.get("note")),
-                      "path": _str(reproducer.get("path"))}
-    else:
-        reproducer = None
-    return {"check": _str(raw.get("check")), "message": _str(raw.get("message")), "clauses": _strs(raw.get("clauses")),
+    if reproducer is not None:
+        reproducer = {"id": reproducer["id"], "text": reproducer["text"], "actions": reproducer.get("actions"),
+                      "verified": reproducer.get("verified") is True, "note": reproducer.get("note", ""),
+                      "path": reproducer.get("path", "")}
+    return {"check": raw["check"], "message": raw["message"], "clauses": raw.get("clauses", []),
             "reproducer": reproducer}
 
 
-def _checks(raw) -> list[dict]:
-    return [{"check": _str(c.get("check")), "what": _str(c.get("what")),
-             "status": c.get("status") if c.get("status") in ("held", "broken", "skipped") else "skipped",
-             "reason": _str(c.get("reason"))} for c in raw if isinstance(c, dict)] if isinstance(raw, list) else []
-
-
 def fuzz_run(document: dict, source: str, taken: set[str]) -> FuzzRun:
-    """A FuzzRun from a fuzz document (schema baobei-fuzz/1)."""
-    if not isinstance(document, dict) or document.get("schema") != FUZZ_SCHEMA:
-        raise ReportError(f"{source}: not a `baobei-conform fuzz --json` document (schema {FUZZ_SCHEMA!r} expected)")
-    engine = _str(document.get("engine")) or Path(source).stem
-    options = document.get("options") if isinstance(document.get("options"), dict) else {}
-    shown = {"mode": document.get("mode"), "budget (s)": document.get("budget_s"),
+    """A FuzzRun from a fuzz document valid against spec/schemas/fuzz.schema.json (``load_fuzz``)."""
+    engine = document["engine"] or Path(source).stem
+    options = document.get("options", {})
+    shown = {"mode": document["mode"], "budget (s)": document.get("budget_s"),
              "seconds": document.get("seconds"), "games": document.get("examples"),
              "actions": document.get("actions"), "actions per second": document.get("actions_per_s"),
              "first failure after (s)": document.get("failed_after_s"),
              "seed": options.get("seed"), "derandomized": options.get("derandomize"),
-             "player counts": ", ".join(_strs(options.get("players"))) or None,
-             "capabilities": ", ".join(_strs(document.get("capabilities"))) or None,
+             "player counts": ", ".join(map(str, options.get("players", []))) or None,
+             "capabilities": ", ".join(document.get("capabilities", [])) or None,
              "finished": document.get("finished")}
-    return FuzzRun(slug=slugify(engine, taken, "engine"), engine=engine, source=source,
-                   mode=_str(document.get("mode")) or "differential",
+    checks = [{"check": c["check"], "what": c.get("what", ""), "status": c["status"], "reason": c.get("reason", "")}
+              for c in document["checks"]]
+    return FuzzRun(slug=slugify(engine, taken, "engine"), engine=engine, source=source, mode=document["mode"],
                    summary={k: _str(v) for k, v in shown.items() if v is not None and v != ""},
-                   checks=_checks(document.get("checks")), cited=_strs(document.get("clauses_cited")),
-                   problem=_problem(document.get("problem")), notes=_strs(document.get("notes")),
-                   interrupted=document.get("interrupted") is True)
+                   checks=checks, cited=document["clauses_cited"], problem=_problem(document["problem"]),
+                   notes=document["notes"], interrupted=document.get("interrupted", False))
 
 
 def clause_coverage(cited, exercised) -> tuple[float, list[str]]:
@@ -101,7 +85,8 @@ def clause_coverage(cited, exercised) -> tuple[float, list[str]]:
 def load_fuzz(files: list) -> list[FuzzRun]:
     """The fuzz documents, in the order given."""
     taken: set[str] = set()
-    return [fuzz_run(load_results(f), str(f), taken) for f in files]
+    return [fuzz_run(load_document(f, "fuzz.schema.json", "a `baobei-conform fuzz --json` document"), str(f), taken)
+            for f in files]
 
 
 def fuzz_rows(report) -> list[dict]:

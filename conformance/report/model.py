@@ -21,8 +21,9 @@ from pathlib import Path
 
 from baobei_conform.conform import RunRecord, run_conformance
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.inputs import InputError, checked, load_json
 from baobei_conform.merge import MergeError, merge_shards
-from baobei_conform.results import RESULTS_SCHEMA, STATUSES, incomplete, part
+from baobei_conform.results import STATUSES, incomplete, part
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import StepFailed
 from baobei_conform.runner.walk import Walked, walk
@@ -65,10 +66,6 @@ def slugify(text: str, taken: set[str] | None = None, fallback: str = "item") ->
 
 def _text(value) -> str:
     return "" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def _strs(value) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
 
 def pct(n: int, m: int) -> float:
@@ -123,76 +120,47 @@ def badge_color(passed: int, total: int) -> str:
     return "green" if rate >= 0.9 else "yellow" if rate >= 0.75 else "orange" if rate >= 0.5 else "red"
 
 
-def _result_entry(raw: dict) -> dict:
-    status = raw.get("status")
-    line = raw.get("line")
-    seconds = raw.get("seconds")
-    return {
-        "id": _text(raw.get("id")), "file": _text(raw.get("file")), "title": _text(raw.get("title")),
-        "part": _text(raw.get("part")) or "?", "status": status if status in STATUSES else "error",
-        "clauses": _strs(raw.get("clauses")), "faq": _strs(raw.get("faq")), "rulings": _strs(raw.get("rulings")),
-        "tags": _strs(raw.get("tags")), "line": line if isinstance(line, int) else None,
-        "message": _text(raw.get("message")), "expected": _text(raw.get("expected")),
-        "actual": _text(raw.get("actual")), "stderr": _text(raw.get("stderr")), "raw": _text(raw.get("raw")),
-        "events": raw.get("events") if isinstance(raw.get("events"), list) else [],
-        "due": _text(raw.get("due")), "differs": _strs(raw.get("differs")),
-        "reference_events": raw.get("reference_events") if isinstance(raw.get("reference_events"), list) else [],
-        "seconds": seconds if isinstance(seconds, int | float) else None,
-        "state": raw.get("state") if isinstance(raw.get("state"), dict) else None,
-        "bad_status": None if status in STATUSES else _text(status),
-    }
-
-
 def engine_run(document: dict, source: str, taken: set[str]) -> EngineRun:
-    """An EngineRun from a results document (schema baobei-results/1)."""
-    if not isinstance(document, dict) or document.get("schema") != RESULTS_SCHEMA:
-        raise ReportError(f"{source}: not a baobei results document (schema {RESULTS_SCHEMA!r} expected)")
-    info = document.get("engine") if isinstance(document.get("engine"), dict) else {}
-    run = document.get("run") if isinstance(document.get("run"), dict) else {}
-    raw_results = document.get("results") if isinstance(document.get("results"), list) else []
-    name = _text(info.get("name")) or _text(info.get("command")) or Path(source).stem or "engine"
-    results: dict[str, dict] = {}
-    for raw in raw_results:
-        if isinstance(raw, dict) and _text(raw.get("id")):
-            entry = _result_entry(raw)
-            results[entry["id"]] = entry
+    """An EngineRun from a results document valid against spec/schemas/results.schema.json (``load_results``, or
+    a run in process); a failure's optional fields are given their empty values."""
+    info, run = document["engine"], document["run"]
+    name = info.get("name") or info["command"] or Path(source).stem
+    results = {r["id"]: {"due": "", "differs": [], "reference_events": [], "state": None, **r}
+               for r in document["results"]}
     counts = Counter(r["status"] for r in results.values())
     by_part: dict[str, Counter] = {}
     for r in results.values():
         by_part.setdefault(r["part"], Counter())[r["status"]] += 1
     return EngineRun(slug=slugify(name, taken, "engine"), name=name, source=source,
                      info={str(k): _text(v) for k, v in info.items()}, run={str(k): _text(v) for k, v in run.items()},
-                     results=results, counts=counts, by_part=by_part, incomplete=_incomplete(document),
-                     readings=_declared(info.get("readings")))
+                     results=results, counts=counts, by_part=by_part, incomplete=incomplete(document),
+                     readings=info.get("readings", {}))
 
 
-def _incomplete(document: dict) -> str:
+def load_document(path: str | Path, schema: str, what: str) -> dict:
+    """A JSON input of the report (results, fuzz, mutation and rulings documents), read as every input is
+    (inputs.py), valid against ``spec/schemas/SCHEMA``, its text made safe (it may come from another machine or a
+    hand edit: sanitize.py). A ``ReportError`` names the file and the JSON path of what is wrong, on one line."""
     try:
-        return incomplete(document)
-    except (AttributeError, KeyError, TypeError):  # a hand-edited document: only "complete" matters
-        return "" if (document.get("run") or {}).get("complete", True) else "incomplete"
-
-
-def _declared(readings) -> dict[str, str]:
-    """The readings an engine declared, as display strings (anything malformed is dropped)."""
-    return {_text(k): _text(v) for k, v in readings.items()} if isinstance(readings, dict) else {}
+        document = checked(load_json(path, what), schema, str(path), what)
+    except InputError as exc:
+        raise ReportError(exc.heading()) from None
+    return clean_value(document, limit=1 << 20)
 
 
 def load_results(path: str | Path) -> dict:
-    """A results file, its text made safe (it may come from any tool or an older harness: sanitize.py)."""
-    try:
-        return clean_value(json.loads(Path(path).read_text(encoding="utf-8")), limit=1 << 20)
-    except (OSError, ValueError, RecursionError) as exc:
-        raise ReportError(f"{path}: cannot read the results: {exc}") from None
+    """A results file: ``merge`` and the report read every shard through here."""
+    return load_document(path, "results.schema.json", "a baobei results document")
 
 
-def run_reference(scenarios: list[Scenario], broken: int = 0) -> dict:
+def run_reference(scenarios: list[Scenario], broken: int = 0, roots=()) -> dict:
     """Run the suite on the reference in process (``run_conformance``, as ``baobei-conform`` does); the results
-    document. ``broken``: how many scenario files did not load (the report lists them itself)."""
+    document. ``broken``: how many scenario files did not load (the report lists them itself); ``roots``: the
+    folders they were loaded from."""
     info = {**ReferenceEngine.info, "command": "reference (in process)",
             "capabilities": sorted(ReferenceEngine.capabilities)}
     run_info = {"argv": ["report"], "shard": None, "jobs": 1, "broken_files": broken}
-    return run_conformance(RunRecord(scenarios, info, run_info), ReferenceEngine)
+    return run_conformance(RunRecord(scenarios, info, run_info, roots=roots), ReferenceEngine)
 
 
 # --- scenarios ------------------------------------------------------------------------------------------
@@ -405,7 +373,7 @@ def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | 
     else:
         if not suite:
             raise ReportError(f"no scenario under {scenarios_dir} and no results file: nothing to report")
-        engines = [engine_run(run_reference(suite, len(broken)), "in process", taken)]
+        engines = [engine_run(run_reference(suite, len(broken), [scenarios_dir]), "in process", taken)]
 
     reference = ReferenceEngine()
     rows: dict[str, ScenarioRow] = {}

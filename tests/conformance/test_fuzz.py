@@ -22,6 +22,7 @@ from baobei_conform.fuzz.policy import choose
 from baobei_conform.fuzz.positions import compiled
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Trial, names_empty_slot
+from baobei_conform.inputs import checked
 from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import Game
@@ -283,6 +284,7 @@ def test_the_command_saves_the_reproducer_and_reports_json(tmp_path, capsys):
     assert code == 1
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["problem"]["check"] == "events" and document["problem"]["reproducer"]["verified"]
+    assert checked(document, "fuzz.schema.json", str(out), "a fuzz document") is document  # what `report --fuzz` reads
     assert 0 < document["failed_after_s"] <= document["seconds"]  # the first failing game, before shrinking
     [saved] = save.glob("*.yaml")
     assert saved.name == document["problem"]["reproducer"]["id"] + ".yaml"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from baobei_conform.harness import Selection, load_suite
+from baobei_conform.inputs import checked
 from baobei_ref import Game, cards, game, zones
 from baobei_ref.agenda import Window
 from baobei_ref.playout import random_play
@@ -207,6 +208,7 @@ def test_the_tool_writes_table_and_json(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "2 of 2 mutants killed" in out and "switched on as 2 variants of the rules, 0 sets" in out
     document = json.loads(data.read_text())
+    assert checked(document, "mutants.schema.json", str(data), "a mutants document") is document  # `report --mutants`
     assert {m["mutant"] for m in document["mutants"]} == {"no_gift", "toucans_dont_match"}
     assert all(m["status"] == "killed" and m["killed_by"] and m["kind"] == "variant" for m in document["mutants"])
     assert "3.1.8" in table.read_text()

@@ -14,6 +14,7 @@ import pytest
 from baobei_conform.cli import main
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.harness import Selection, load_suite, run_suite
+from baobei_conform.inputs import checked
 from baobei_conform.protocol.client import ProtocolError, StdioEngine
 from baobei_conform.rulings import BUDGET, impact, random_play
 from baobei_conform.runner.engine import ReferenceEngine, params_to_json
@@ -162,6 +163,7 @@ def test_cli_rulings_json(capsys):
     assert main(["rulings", "--games", "0", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["schema"] == "baobei-rulings/1" and doc["consistency"] == []
+    assert checked(doc, "rulings.schema.json", "stdout", "a rulings document") is doc  # what `report --rulings` reads
     r05 = next(r for r in doc["rulings"] if r["id"] == "R-05")
     assert r05["adopted"] == "B" and {KEEPS, LAST, SHIELD} <= set(r05["cited_by"])
 
