@@ -4,7 +4,6 @@ with a ``baobei-engine.json`` manifest, or a command line after ``--``."""
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import shlex
 import shutil
@@ -13,10 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from baobei_conform.engine_api import Engine, as_engine
+from baobei_conform.inputs import InputError, load_json
 from baobei_conform.protocol.client import MAX_LINE, StdioEngine
 from baobei_conform.runner.engine import ReferenceEngine, params_to_json
 
 MANIFEST = "baobei-engine.json"
+MANIFEST_BYTES = 1 << 20
 
 
 class EngineSpecError(Exception):
@@ -57,13 +58,16 @@ def engine_factory(target: str | None, command: list[str] | None, timeout: float
     path = Path(target)
     if path.is_dir():
         manifest = path / MANIFEST
-        try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-            argv = data["command"]
-        except (OSError, ValueError, KeyError) as exc:
-            raise EngineSpecError(f"{manifest}: a manifest is JSON with a 'command' list ({exc})") from None
+        try:  # inputs.py: a regular file, capped, bounded JSON
+            data = load_json(manifest, "an engine manifest", MANIFEST_BYTES)
+        except InputError as exc:
+            raise EngineSpecError(f"{exc.heading()} (a manifest is JSON with a 'command' list)") from None
+        argv = data.get("command") if isinstance(data, dict) else None
         if isinstance(argv, str):
             argv = shlex.split(argv)
+        if not argv or not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+            raise EngineSpecError(f"{manifest}: a manifest is JSON with a 'command': a list of strings, or one "
+                                  "command line")
         cwd = str(path.resolve())
         return stdio(argv, cwd), f"{shlex.join(argv)} (in {path})"
     if path.is_file() and os.access(path, os.X_OK):
