@@ -150,7 +150,9 @@ def _check_readings(steps: list[dict], cited: list, spec: Spec) -> None:
 
 
 def scenario_files(paths) -> list[Path]:
-    """Every ``*.yaml`` scenario under the given files or folders, sorted."""
+    """Every ``*.yaml`` entry under the given files or folders, sorted. Nothing is opened here: an entry that is
+    no regular file (a FIFO, a device, a link to one) is listed too, and ``load_scenario`` refuses it, an error
+    for that entry, as it refuses any file it cannot use."""
     out: list[Path] = []
     for p in map(Path, paths):
         out += sorted(p.rglob("*.yaml")) if p.is_dir() else [p]

@@ -12,9 +12,11 @@ here, right after parsing and before the names (names.py) or the table (position
   ``recycles N``): at most the catalog's number of cards, since no table, zone or pile holds more;
 - a Shoebill's ``drawn N``: 1 or 2 (it draws two cards, 6.9.2), any in a ``reject``;
 - ``round`` and ``threshold``: from 1; ``rule hand_size N`` (and ``decisive_hand_size``): from 1, a deal the
-  catalog can make for the setup's players and a discard pile's first card.
+  catalog can make for the setup's players and a discard pile's first card; ``rule initial_peek N`` from 0 and
+  ``rule final_phase_recycle N`` from 1, at most the catalog's number of cards.
 
-Scores and card values are sums with a sign: only their width is bounded.
+Scores, card values and the BAO failure's minimum and factor are sums or factors with a sign: only their width
+is bounded.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ SLOT_RULES = frozenset({"take", "keep", "gift", "place", "initial_peek"})  # the
 COUNT_RULES = frozenset({"field_count", "recycles"})
 FROM_ONE = frozenset({"round", "threshold"})
 HAND_RULES = ("hand_size", "decisive_hand_size")
+COUNT_PARAMS = {"initial_peek": 0, "final_phase_recycle": 1}  # rule parameters that count cards or recycles: lowest
 
 
 def _digits(token: Token) -> list[str]:
@@ -90,11 +93,19 @@ class _Bounds:
                                                          "(6.9.2), 'drawn 1' or 'drawn 2'")
         elif rule in FROM_ONE:
             self.within(token, value, 1, None, f"{rule} {value}: it counts from 1")
-        elif rule == "rule" and str(node.children[0]) in HAND_RULES and seats:
-            most = (cards - 1) // seats
-            self.within(token, value, 1, most, f"{node.children[0]} {value}: the catalog's {cards} cards deal "
-                                               f"{seats} players at most {most} each, with a card for the discard")
+        elif rule == "rule":
+            self.rule(token, str(node.children[0]), value, seats)
         return None
+
+    def rule(self, token: Token, name: str, value: int, seats: int) -> None:
+        cards = self.cards
+        if name in HAND_RULES and seats:
+            most = (cards - 1) // seats
+            self.within(token, value, 1, most, f"{name} {value}: the catalog's {cards} cards deal {seats} players "
+                                               f"at most {most} each, with a card for the discard")
+        elif name in COUNT_PARAMS:
+            low = COUNT_PARAMS[name]
+            self.within(token, value, low, cards, f"{name} {value}: from {low} to the catalog's {cards} cards")
 
     def players(self, token: Token, value: int, refused: bool) -> None:
         fewest, most = self.fewest, self.most
