@@ -10,15 +10,24 @@ after every action are the protocol's and the fuzzer's bulk; building them slot 
 
 from __future__ import annotations
 
-from baobei_ref.agenda import PlaceCard, ShoebillDraw
-from baobei_ref.errors import RuleError
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from baobei_ref.cards import Catalog
 from baobei_ref.owed import owed, rebuild
 from baobei_ref.state import Decision, State
+from baobei_spec import Params
+from baobei_spec.position import PositionRules
 
-HIDDEN = {"card": None, "species": None}  # the slot of a card the viewer has not seen
+if TYPE_CHECKING:
+    from baobei_ref.game import Game
+
+HIDDEN: dict[str, None] = {"card": None, "species": None}  # the slot of a card the viewer has not seen
+Face = dict[str, str]
 
 
-class _Sorted(dict):
+class _Sorted(dict[frozenset[int], list[int]]):
     """A set of players -> its sorted list, one shared list per set (``seen`` is most of a state's cost:
     sorting each card's players anew took two thirds of it)."""
 
@@ -30,12 +39,12 @@ class _Sorted(dict):
 SORTED = _Sorted()
 
 
-def _zone(zone: list[str | None], faces: dict[str, dict]) -> list[dict | None]:
+def _zone(zone: list[str | None], faces: dict[str, Face]) -> list[Face | None]:
     """A zone's slots, every card face up."""
     return [None if c is None else faces[c] for c in zone]
 
 
-def state_to_json(g) -> dict:
+def state_to_json(g: Game) -> dict[str, Any]:
     s: State = g.state
     faces, seen = g.catalog.faces, s.seen
     return {
@@ -64,94 +73,77 @@ def state_to_json(g) -> dict:
         "final_phase": s.final_phase,
         "last_turns": None if s.last_turns is None else list(s.last_turns),
         "moved": sorted(s.moved),
-        "pending": s.pending.to_json(),
+        "pending": g.pending.to_json(),
         **owed(s, g.catalog.power),
         "winner": s.winner,
     }
 
 
-def state_from_json(cls, data: dict, params=None, catalog=None):
-    """Build a Game at the exact position ``data`` describes; a malformed position is a RuleError."""
-    try:
-        g = cls(players=data["seats"], params=params, catalog=catalog)
-        s = g.state
-        s.players = list(data["players"])
-        s.round, s.decisive, s.turn = data["round"], data["decisive"], data["turn"]
-        s.active, s.first = data["active"], data["first"]
-        s.zones = {int(p): [None if c is None else c["card"] for c in z] for p, z in data["zones"].items()}
-        s.deck = list(reversed(data["deck"]))
-        s.discard, s.under, s.drawn = list(data["discard"]), list(data["under"]), data["drawn"]
-        s.box = list(data.get("box", []))
-        s.seen = {c: frozenset(ps) for c, ps in data["seen"].items()}
-        s.scores = {int(p): v for p, v in data["scores"].items()}
-        rs = data.get("round_scores")
-        s.round_scores = None if rs is None else {int(p): v for p, v in rs.items()}
-        rz = data.get("round_zones")
-        s.round_zones = None if rz is None else {int(p): [None if c is None else c["card"] for c in z]
-                                                 for p, z in rz.items()}
-        s.bao, s.shield = data["bao"], data["shield"]
-        s.recycles, s.final_phase = data["recycles"], data["final_phase"]
-        s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])
-        s.moved = set(data["moved"])
-        p = data["pending"]
-        s.pending = Decision(p["kind"], p.get("player"), tuple(p.get("players") or ()), dict(p.get("data") or {}))
-        s.winner = data.get("winner")
-        rebuild(s, data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise RuleError("malformed_action", f"malformed canonical state: {exc!r}") from exc
-    check_cards(g)
+_RULES: dict[tuple[int, int], tuple[Params, Catalog, PositionRules]] = {}  # by the objects' identity
+
+
+def position_rules(params: Params, catalog: Catalog) -> PositionRules:
+    """What a position of a game under ``params`` and ``catalog`` may hold (built once per pair)."""
+    key = (id(params), id(catalog))
+    known = _RULES.get(key)
+    if known is not None and known[0] is params and known[1] is catalog:
+        return known[2]
+    counts = Counter(catalog.species_of(card) for card in catalog.cards)
+    rules = PositionRules.of(params, [(sid, power, counts[sid]) for sid, (_, _, power) in catalog.species.items()])
+    if len(_RULES) >= 64:
+        _RULES.clear()
+    _RULES[key] = (params, catalog, rules)
+    return rules
+
+
+def _slots(zone: list[dict[str, str] | None]) -> list[str | None]:
+    return [None if c is None else c["card"] for c in zone]
+
+
+def state_from_json(new_game: Callable[..., Game], data: dict[str, Any], params: Params, catalog: Catalog) -> Game:
+    """A Game (``new_game(players=..., params=..., catalog=...)``) at the exact position ``data`` describes, which
+    ``check_position`` has found to be one (``Game.from_json`` checks it first)."""
+    g = new_game(players=data["seats"], params=params, catalog=catalog)
+    s = g.state
+    s.players = list(data["players"])
+    s.round, s.decisive, s.turn = data["round"], data["decisive"], data["turn"]
+    s.active, s.first = data["active"], data["first"]
+    s.zones = {int(p): _slots(z) for p, z in data["zones"].items()}
+    s.deck = list(reversed(data["deck"]))
+    s.discard, s.under, s.drawn = list(data["discard"]), list(data["under"]), data["drawn"]
+    s.box = list(data["box"])
+    s.seen = {c: frozenset(ps) for c, ps in data["seen"].items()}
+    s.scores = {int(p): v for p, v in data["scores"].items()}
+    rs = data["round_scores"]
+    s.round_scores = None if rs is None else {int(p): v for p, v in rs.items()}
+    rz = data.get("round_zones")
+    s.round_zones = None if rz is None else {int(p): _slots(z) for p, z in rz.items()}
+    s.bao, s.shield = data["bao"], data["shield"]
+    s.recycles, s.final_phase = data["recycles"], data["final_phase"]
+    s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])
+    s.moved = set(data["moved"])
+    p = data["pending"]
+    s.pending = Decision(p["kind"], p["player"], tuple(p["players"]), dict(p["data"]))
+    s.winner = data["winner"]
+    rebuild(s, data)
     return g
 
 
-def held_cards(s: State) -> list[str]:
-    """Cards in nobody's zone nor pile: in a hand, or carried by a decision or a scheduled step."""
-    held = [s.drawn] if s.drawn else []
-    data = s.pending.data
-    if s.pending.kind in ("place",):
-        held.append(data["card"])
-    if s.pending.kind == "shoebill":
-        held.extend(data["cards"])
-    for step in s.agenda:
-        if isinstance(step, PlaceCard):
-            held.append(step.card)
-        elif isinstance(step, ShoebillDraw):
-            held.extend(c for c in step.drawn if c)
-    return held
-
-
-def all_cards(s: State) -> list[str]:
-    """Every card of the game wherever it is; the rules never create nor destroy one."""
-    zoned = [c for z in s.zones.values() for c in z if c is not None]
-    return zoned + s.deck + s.discard + s.under + s.box + held_cards(s)
-
-
-def check_cards(g) -> None:
-    cards = all_cards(g.state)
-    expected = sorted(g.catalog.cards)
-    if sorted(cards) != expected:
-        from collections import Counter
-
-        have, want = Counter(cards), Counter(expected)
-        extra = sorted((have - want).elements())
-        missing = sorted((want - have).elements())
-        raise RuleError("malformed_action", f"the position must hold every card once: missing {missing[:8]}"
-                        f"{'...' if len(missing) > 8 else ''}, extra or duplicated {extra[:8]}")
-
-
-def view(g, player: int) -> dict:
+def view(g: Game, player: int) -> dict[str, Any]:
     """What ``player`` may know under perfect memory (ruling R-27): cards they have seen keep their identity,
     every other hidden card is anonymous; deck and under-pile are counts."""
     s: State = g.state
     faces = g.catalog.faces
     known = {c for c, players in s.seen.items() if player in players}
 
-    def slots(zone: list[str | None]) -> list[dict | None]:
+    def slots(zone: list[str | None]) -> list[Face | dict[str, None] | None]:
         return [faces[c] if c in known else None if c is None else HIDDEN for c in zone]
 
-    pending = s.pending.to_json()
+    decision = g.pending
+    pending = decision.to_json()
     pending["data"] = {
         k: v for k, v in pending["data"].items()
-        if k not in ("card", "cards") or (s.pending.player == player and k == "cards" and s.pending.kind == "shoebill")
+        if k not in ("card", "cards") or (decision.player == player and k == "cards" and decision.kind == "shoebill")
     }
     return {
         "player": player,

@@ -33,6 +33,7 @@ from baobei_ref.readings import reading_variants, unknown_readings
 from baobei_ref.rules import Answer, AnswerKey, Legal, Rules, Step, Variant
 from baobei_ref.state import Decision, Event, State
 from baobei_spec import Params, default_spec
+from baobei_spec.position import MalformedState, check_position
 
 # Steps of the agenda and answers to decisions, gathered from the part modules (one rule, one place).
 STEPS: dict[str, Step] = {}  # by the agenda step's name (baobei_ref.agenda), so a variant can replace one
@@ -209,9 +210,16 @@ class Game:
     @classmethod
     def from_json(cls, data: dict[str, Any], params: Params | None = None, catalog: Catalog | None = None,
                   variants: Sequence[Variant] = ()) -> Game:
-        """Set up the exact position a canonical state describes, under the rules ``variants`` change."""
-        game: Game = canonical.state_from_json(partial(cls, variants=variants), data, params, catalog)
-        return game
+        """Set up the exact position a canonical state describes, under the rules ``variants`` change.
+
+        A state that is no position of the game (``baobei_spec.position.check_position``: the one validator) is a
+        RuleError ``malformed_state`` naming the field and why; ``to_json()`` gives an accepted state back."""
+        params, catalog = params or default_params(), catalog or default_catalog()
+        try:
+            check_position(data, canonical.position_rules(params, catalog))
+        except MalformedState as exc:
+            raise RuleError("malformed_state", str(exc)) from None
+        return canonical.state_from_json(partial(cls, variants=variants), data, params, catalog)
 
     def view(self, player: int) -> dict[str, Any]:
         """The state as ``player`` may know it: unseen hidden cards are anonymous."""

@@ -26,11 +26,9 @@ from baobei_ref.agenda import (
     TurnDraw,
     TurnEnd,
 )
-from baobei_ref.errors import RuleError
-from baobei_ref.state import State
+from baobei_ref.state import Decision, State
+from baobei_spec.position.owed import BEFORE_ACTION  # nothing of an action is owed yet at these
 
-# Decisions taken before the turn's action (or outside a turn): nothing of an action is owed yet.
-BEFORE_ACTION = ("first_player", "deal", "initial_peek", "turn", "drawn", "end_turn", "game_over")
 DISCARD_POWER = "6.1.2"  # the clause of a direct discard's power (2.7.5)
 TOCO_PLACE = "6.7.1"  # a card placed by the Toco Toucan: the shield check follows (6.7.1, 4.2.2)
 
@@ -66,23 +64,18 @@ def _drawing(why: str, player: int, rival: int | None = None, cards: list[str] |
 def rebuild(s: State, data: dict[str, Any]) -> None:
     """Set the private agenda (and the shield bookkeeping) a canonical state's owed facts stand for.
 
-    ``s`` already holds the table and the pending decision; an inconsistent state is a RuleError."""
-    pending, pluck, drawing = s.pending, data["pluck"], data["drawing"]
-    if pending is None:
-        raise RuleError("malformed_action", "a canonical state has a pending decision")
-    _need((pending.kind == "recycle") == (drawing is not None), "'drawing' is set exactly while a recycle is pending")
-    _need((pending.kind == "gift") == (pluck is not None), "'pluck' is set exactly while a gift is pending")
+    ``s`` already holds the table and the pending decision of ``data``, a position ``check_position`` accepted."""
+    pending, pluck, drawing = _pending(s), data["pluck"], data["drawing"]
     agenda: list[Step] = []
     if pending.kind not in BEFORE_ACTION and not (drawing and drawing["for"] == "turn"):
         agenda.append(TurnEnd())
     for power in reversed(data["owed_powers"]):
         if power["clause"] == DISCARD_POWER:
-            _need(power["player"] == s.active, "a direct discard's power is the active player's (6.1.2)")
             agenda.append(DiscardPower(power["card"]))
         else:
             agenda.append(Power(power["player"], power["card"], power["clause"]))
     if pluck is not None:
-        agenda += _gifts(s, pluck["player"], [tuple(t) for t in pluck["targets"]])
+        agenda += _gifts(s, pluck["player"], [(t[0], t[1]) for t in pluck["targets"]])
     elif pending.kind == "place" and pending.data.get("clause") == TOCO_PLACE:
         agenda.append(ShieldCheck())
     if drawing is not None:
@@ -90,33 +83,27 @@ def rebuild(s: State, data: dict[str, Any]) -> None:
     s.agenda = agenda
 
 
+def _pending(s: State) -> Decision:
+    if s.pending is None:
+        raise RuntimeError("a canonical state has a pending decision")
+    return s.pending
+
+
 def _gifts(s: State, player: int, targets: list[tuple[int, int]]) -> list[Step]:
     """The pluck's shield check and the gifts after the pending one: rival targets whose slot is still empty."""
     owing = [t for t in targets if t[0] != player and s.card_at(t) is None]
-    pending = s.pending
-    if pending is None:
-        raise RuleError("malformed_action", "a canonical state has a pending decision")
-    data = pending.data
-    _need(pending.player == player and bool(owing) and owing[0] == (data.get("rival"), data.get("slot")),
-          "the pending gift is the plucker's, into the first emptied rival slot of the pluck")
     s.plucking = (player, tuple(targets))
     s.shield_touched = any(zones.rival_modification(s, owner, player) for owner, _ in targets)
     return [ShieldCheck()] + [GiftOwed(player, owner, slot) for owner, slot in reversed(owing[1:])]
 
 
+RETRY: dict[str, Callable[[dict[str, Any]], Step]] = {  # drawing.for -> the draw that goes on after the shuffle
+    "turn": lambda d: TurnDraw(),
+    "penalty": lambda d: Penalty(d["player"]),
+    "toco_toucan": lambda d: TocoDraw(d["player"], d["rival"]),
+    "shoebill": lambda d: ShoebillDraw(d["player"], tuple(d["cards"])),
+}
+
+
 def _retry(drawing: dict[str, Any]) -> Step:
-    why, player = drawing["for"], drawing["player"]
-    if why == "turn":
-        return TurnDraw()
-    if why == "penalty":
-        return Penalty(player)
-    if why == "toco_toucan":
-        return TocoDraw(player, drawing["rival"])
-    if why == "shoebill":
-        return ShoebillDraw(player, tuple(drawing["cards"]))
-    raise RuleError("malformed_action", f"drawing.for is turn, penalty, toco_toucan or shoebill, not {why!r}")
-
-
-def _need(ok: bool, message: str) -> None:
-    if not ok:
-        raise RuleError("malformed_action", f"malformed canonical state: {message}")
+    return RETRY[drawing["for"]](drawing)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
 ClauseKind = Literal["normative", "example", "informative", "summary", "faq"]
@@ -80,6 +80,25 @@ class Params:
     final_phase_recycle: int
     rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> reading; absent: the adopted one
     facts: dict[str, Fact] = field(default_factory=dict, compare=False, repr=False)
+
+    def with_overrides(self, overrides: Mapping[str, Any] | None) -> Params:
+        """These parameters changed by a setup's overrides (docs/protocol.md 3.2): a by-player-count map is merged
+        key by key (player counts as strings or numbers), any other value replaces this one's. ``catalog`` is no
+        parameter of this record (the reference's catalog carries it)."""
+        if not overrides:
+            return self
+        changes: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key not in OVERRIDABLE:
+                raise ValueError(f"unknown rule parameter {key!r}; known: {', '.join(OVERRIDABLE)}")
+            current = getattr(self, key)
+            changes[key] = {**current, **{int(k): v for k, v in value.items()}} if isinstance(current, dict) else value
+        return replace(self, **changes)
+
+
+# The rule parameters a setup may override (docs/protocol.md 3.2), besides the catalog's card values.
+OVERRIDABLE = ("hand_size", "decisive_hand_size", "initial_peek", "threshold", "bao_failure_minimum",
+               "bao_failure_factor", "final_phase_recycle")
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,12 @@ import pytest
 import baobei_ref.game
 import baobei_ref.setup
 import baobei_spec
+import baobei_spec.position
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("module", [baobei_ref.game, baobei_ref.setup, baobei_spec], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [baobei_ref.game, baobei_ref.setup, baobei_spec, baobei_spec.position], ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

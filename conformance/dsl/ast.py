@@ -9,7 +9,7 @@ Action = dict  # an action in its wire form (docs/protocol.md), built by dsl/act
 
 @dataclass(frozen=True)
 class Setup:
-    """An exact table: zones by species, deck, discard, ... (the options of ``dsl.position.setup_state``)."""
+    """An exact table: zones by species, deck, discard, ... (``baobei_spec.position.SetupOptions``)."""
 
     line: int
     options: dict = field(default_factory=dict)

@@ -10,24 +10,44 @@ must get, the state unchanged) and ``expect`` (a check). Steps of an ``under R-0
 
 from __future__ import annotations
 
+from functools import cache
+from typing import cast
+
 from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.overrides import rule_overrides
-from baobei_conform.dsl.position import ImpossibleSetup, setup_state
+from baobei_spec import default_spec
+from baobei_spec.position import MalformedState, PositionRules, SetupOptions, build_position
+
+
+@cache
+def _spec_rules() -> PositionRules:
+    return PositionRules.from_spec(default_spec())
+
+
+def _rules(overrides: dict) -> PositionRules:
+    """What the position may hold under the setup's rule-parameter overrides (the catalog's values aside)."""
+    changed = {k: v for k, v in overrides.items() if k != "catalog"}
+    if not changed:
+        return _spec_rules()
+    spec = default_spec()
+    return PositionRules.from_spec(spec, spec.params.with_overrides(changed))
 
 
 def _setup_step(stmt: Setup) -> dict:
+    """The setup step: the position the block describes (``baobei_spec.position``, the one builder) and its overrides;
+    a block that names no position of the game is an error at its line."""
     options = dict(stmt.options)
     threshold = options.pop("threshold", None)
-    overrides = rule_overrides(options.pop("values", {}), options.pop("rules", {}), len(options.get("zones") or {}))
     zones = options.get("zones") or {}
-    try:
-        state = setup_state(options)
-    except ImpossibleSetup as exc:
-        raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
-    step = {"op": "setup", "line": stmt.line, "state": state}
+    overrides = rule_overrides(options.pop("values", {}), options.pop("rules", {}), len(zones))
     if threshold is not None:
         overrides["threshold"] = {str(len(zones)): threshold}
+    try:
+        state = build_position(cast(SetupOptions, options), _rules(overrides))
+    except MalformedState as exc:
+        raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
+    step = {"op": "setup", "line": stmt.line, "state": state}
     if overrides:
         step["params"] = overrides
     return step

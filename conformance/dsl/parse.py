@@ -49,7 +49,7 @@ def _target(token) -> tuple[int, int]:
 
 @v_args(meta=True)
 class ToAst(Transformer):
-    """Tree -> typed AST. Setup items become options of ``dsl.position.setup_state``; actions their wire form."""
+    """Tree -> typed AST. Setup items become ``baobei_spec.position.SetupOptions``; actions their wire form."""
 
     def start(self, meta, stmts) -> list[Statement]:
         return list(stmts)

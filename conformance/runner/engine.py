@@ -15,14 +15,7 @@ from baobei_spec import Params
 
 def params_with(overrides: dict | None, params: Params | None = None) -> Params:
     """Rule parameters with a scenario's overrides (e.g. a lower threshold)."""
-    params = params or default_params()
-    if not overrides:
-        return params
-    changes = {}
-    for key, value in overrides.items():
-        current = getattr(params, key)
-        changes[key] = {**current, **{int(k): v for k, v in value.items()}} if isinstance(current, dict) else value
-    return dataclasses.replace(params, **changes)
+    return (params or default_params()).with_overrides(overrides)
 
 
 def params_to_json(params=None, catalog=None) -> dict:

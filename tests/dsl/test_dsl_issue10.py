@@ -64,7 +64,7 @@ def test_event_fields_hold_and_fail(tmp_path):
 
 def test_negative_table_checks(tmp_path):
     assert _run(tmp_path, "expect no final phase\nexpect no bao\nexpect shield none\n").status == "pass"
-    final = SETUP.replace("  active p0\n", "  active p0\n  recycles 2\n  final phase\n")
+    final = SETUP.replace("  active p0\n", "  active p0\n  recycles 2\n  final phase\n  last turns p1\n")
     outcome = _run(tmp_path, "expect no final phase\n", final)
     assert (outcome.status, outcome.expected, outcome.actual) == ("fail", "no final phase", "final phase")
     called = SETUP.replace("  active p0\n", "  active p0\n  bao p1\n")

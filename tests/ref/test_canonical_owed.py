@@ -152,12 +152,15 @@ def test_a_recycle_before_the_toco_toucans_draw_keeps_the_rival_it_gives_to():
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda s: {**s, "pluck": None}, "'pluck' is set exactly while a gift is pending"),
-    (lambda s: {**s, "pluck": {"player": 1, "targets": [[2, 1]]}}, "the first emptied rival slot"),
-    (lambda s: {**s, "drawing": {"for": "turn", "player": 1, "rival": None, "cards": []}}, "'drawing'"),
-    (lambda s: {**s, "owed_powers": [{"player": 1, "card": "owl-1", "clause": "6.1.2"}]}, "active player's"),
+    (lambda s: {**s, "pluck": None}, "pluck: a gift is owed by a successful pluck"),
+    (lambda s: {**s, "pluck": {"player": 1, "targets": [[2, 1]]}}, "the first rival slot of the pluck still empty"),
+    (lambda s: {**s, "drawing": {"for": "turn", "player": 1, "rival": None, "cards": []}},
+     "drawing: is the draw a recycle interrupted exactly while a 'recycle' is pending"),
+    (lambda s: {**s, "owed_powers": [{"player": 1, "card": "cuckoo-1", "clause": "6.1.2"}]},
+     r"owed_powers\[0\].player: a 6.1.2 power is the active player's"),
 ])
 def test_owed_facts_that_contradict_the_pending_decision_are_refused(change, message):
     state = _gift_position().to_json()
-    with pytest.raises(RuleError, match=message):
+    with pytest.raises(RuleError, match=message) as refused:
         Game.from_json(change(state))
+    assert refused.value.code == "malformed_state"

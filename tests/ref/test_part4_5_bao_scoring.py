@@ -88,7 +88,7 @@ def last_turn(zones, bao=None, scores=None, first=None):
     final phase) is to play; a plain draw-and-discard ends the round. Returns the game after it."""
     n = len(zones)
     if bao is None:
-        g = position(zones, deck=["hummingbird"], active=n - 1, final_phase=True, last_turns=[],
+        g = position(zones, deck=["hummingbird"], active=n - 1, recycles=2, final_phase=True, last_turns=[],
                      scores=scores, first=first)
     else:
         g = position(zones, deck=["hummingbird"], active=(bao - 1) % n, bao=bao, last_turns=[],
@@ -223,7 +223,7 @@ def test_no_second_bao_in_the_round():
 def test_no_bao_during_the_final_phase():
     """During the automatic final phase the turn ends without the possibility to call BAO."""
     g = position({0: ["owl", "heron"], 1: ["eagle", "sparrow"], 2: ["owl", "swallow"]},
-                 deck=["swallow"], active=0, final_phase=True, last_turns=[1])
+                 deck=["swallow"], active=0, recycles=2, final_phase=True, last_turns=[1])
     rejected(g, CallBao(0), "bao_not_allowed")
     plain_turn(g)
     assert g.pending.kind == "turn" and g.pending.player == 1

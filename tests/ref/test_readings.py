@@ -89,7 +89,7 @@ def test_r07_bao_in_a_decisive_round(reading, pending):
     """Adopted A: a decisive round is a normal round (line 202 limits only the threshold and who plays),
     so BAO may be called at the end of a turn; B: no BAO in a decisive round."""
     table = position(zones={0: ["owl"], 1: ["heron"]}, deck=["sparrow"]).to_json()
-    g = Game.from_json({**table, "decisive": True}, params=under(reading, "R-07") or default_params())
+    g = Game.from_json({**table, "decisive": True, "round": 2}, params=under(reading, "R-07") or default_params())
     g.apply(Draw(0))
     g.apply(Discard(0))
     g.apply(CloseWindow())
