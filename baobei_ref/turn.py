@@ -53,7 +53,8 @@ def perform_first_player(g: Game, a: ChooseFirstPlayer) -> None:
 
 def validate_shuffle(g: Game, a: Shuffle) -> None:
     cards = g.decision.data["cards"]
-    ok = isinstance(a.order, tuple) and len(a.order) == len(cards) and sorted(a.order) == sorted(cards)
+    ok = isinstance(a.order, tuple) and len(a.order) == len(cards) and all(isinstance(c, str) for c in a.order) \
+        and sorted(a.order) == sorted(cards)
     g.require(ok, "bad_chance_outcome", "the order must be a permutation of the cards to shuffle", "7.1.5")
 
 
@@ -97,7 +98,7 @@ def validate_initial_peek(g: Game, a: InitialPeek) -> None:
     g.require_player(a)
     n = g.params.initial_peek
     slots = a.slots
-    ok = isinstance(slots, tuple) and len(slots) == n and len(set(slots)) == n
+    ok = isinstance(slots, tuple) and all(type(slot) is int for slot in slots) and len(set(slots)) == len(slots) == n
     g.require(ok, "illegal_target", f"peek at exactly {n} different own slots", "2.2.1")
     for slot in slots:
         g.check_target((a.player, slot), "2.2.1")

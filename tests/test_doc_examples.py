@@ -15,7 +15,8 @@ import baobei_spec.position
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("module", [baobei_ref.game, baobei_ref.setup, baobei_spec, baobei_spec.position], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [baobei_ref.game, baobei_ref.setup, baobei_spec, baobei_spec.position],
+                         ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

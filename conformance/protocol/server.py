@@ -2,7 +2,10 @@
 
 Any engine can be wrapped the same way: ``serve(engine_factory)`` answers every command of the
 protocol (commands.py) with an object that has the runner's engine methods; its ``info`` and
-``capabilities`` are what hello announces.
+``capabilities`` are what hello announces. A request is checked before the engine sees it (requests.py):
+a malformed one is answered with a protocol error naming the command and the field. A ``setup`` whose state
+is no position of the game is ``malformed_state`` from the reference's one validator (``Game.from_json``,
+``baobei_spec.position``). Request lines are read in linear time and at most ``max_line`` bytes long.
 """
 
 from __future__ import annotations
@@ -10,26 +13,33 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from baobei_conform import signals
 from baobei_conform.protocol import PROTOCOL_VERSION
-from baobei_conform.protocol.position import Malformed, check_position
-from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.wire import encode, loads
+from baobei_conform.protocol.client import MAX_LINE
+from baobei_conform.protocol.requests import BadRequest, check_handshake, check_overrides, check_request
+from baobei_conform.runner.engine import ReferenceEngine, params_to_json
+from baobei_conform.wire import Unbounded, decode, encode
 from baobei_ref import RuleError
+
+NEEDS_GAME = ("apply", "state", "view", "legal_actions")  # answered only once setup or new_game started a game
 
 
 class Log:
     """How the served game came to be (its setup or new game, the actions accepted since), to rebuild it
-    when a request fails half-way: a request that is not accepted never changes the state."""
+    when a request fails half-way: a request that is not accepted never changes the state. Also the
+    handshake's parameters (a setup's catalog is checked against them) and the seats of the game."""
 
     def __init__(self) -> None:
         self.origin: tuple | None = None
         self.accepted: list[dict] = []
+        self.seats: int | None = None  # None: no game yet
+        self.handshake: dict[str, Any] = params_to_json()  # until hello says otherwise
 
-    def start(self, *origin) -> None:
-        self.origin, self.accepted = origin, []
+    def start(self, seats: int, *origin) -> None:
+        self.origin, self.accepted, self.seats = origin, [], seats
 
     def rebuild(self, engine) -> None:
         if self.origin is None:
@@ -40,15 +50,41 @@ class Log:
             engine.apply(action)
 
 
+def _error(code: str, message: str | None = None) -> dict:
+    return {"ok": False, "error": {"code": code} if message is None else {"code": code, "message": message}}
+
+
+def _hello(engine, request: dict, log: Log) -> dict:
+    if request["protocol"].split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
+        return _error("protocol_version", f"speaks {PROTOCOL_VERSION}")
+    check_handshake(request["params"])
+    engine.configure(request["params"])
+    log.handshake = request["params"]
+    reply = {"ok": True, "engine": dict(engine.info), "capabilities": sorted(engine.capabilities)}
+    if getattr(engine, "readings", None):
+        reply["readings"] = engine.readings  # rulings read otherwise than adopted (docs/protocol.md 3.1)
+    return reply
+
+
 def _setup(engine, request: dict, log: Log) -> dict:
-    """Adopt a position after checking it is one (position.py, then the reference's own card count)."""
-    state, params = request["state"], request.get("params")
+    """Adopt a position; the reference refuses one that is no position of the game (keeping the game it had)."""
+    state, params = request["state"], request["params"]
+    if params is not None:
+        check_overrides(params, log.handshake)
     try:
-        check_position(state, engine.catalog.species_by_card, engine.params.min_players, engine.params.max_players)
         engine.setup(state, params)
-    except (Malformed, RuleError) as exc:
-        return {"ok": False, "error": {"code": "malformed_state", "message": str(exc)}}
-    log.start("setup", state, params)
+    except RuleError as exc:  # checked before anything changed: the engine keeps the game it had
+        return _error("malformed_state", exc.message)
+    log.start(state["seats"], "setup", state, params)
+    return {"ok": True}
+
+
+def _new_game(engine, request: dict, log: Log) -> dict:
+    players = request["players"]
+    code = engine.new_game(players)
+    if code is not None:
+        return _error(code, f"no game for {players} players")
+    log.start(players, "new_game", players)
     return {"ok": True}
 
 
@@ -59,89 +95,150 @@ def _apply(engine, request: dict, log: Log) -> dict:
         log.rebuild(engine)  # the reference failed half-way (a position it cannot play on): undo
         raise
     if code is not None:
-        return {"ok": False, "error": {"code": code}}
+        return _error(code)
     log.accepted.append(request["action"])
     return {"ok": True, "events": events}
 
 
+def _view(engine, request: dict, log: Log) -> dict:
+    player, seats = request["player"], log.seats
+    if seats is None or not 0 <= player < seats:
+        raise BadRequest("engine_error", f"view: player {player} is not at the table (seats 0 to {seats - 1})"
+                         if seats else "view: no game yet")
+    return {"ok": True, "view": engine.view(player)}
+
+
+HANDLERS: dict[str, Callable[[Any, dict, Log], dict]] = {  # one per command of commands.py (a test holds it)
+    "hello": _hello,
+    "setup": _setup,
+    "apply": _apply,
+    "state": lambda engine, request, log: {"ok": True, "state": engine.state()},
+    "view": _view,
+    "legal_actions": lambda engine, request, log: {"ok": True, "actions": engine.legal_actions()},
+    "new_game": _new_game,
+    "stop": lambda engine, request, log: {"ok": True},
+}
+
+
 def handle(engine, request: dict, log: Log | None = None) -> dict:
-    """One request -> one reply (without seq)."""
+    """One request -> one reply (without seq); a malformed request gets a protocol error, the engine untouched."""
     log = log or Log()
-    cmd = request.get("cmd")
-    if cmd == "hello":
-        if str(request.get("protocol", "")).split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
-            return {"ok": False, "error": {"code": "protocol_version", "message": f"speaks {PROTOCOL_VERSION}"}}
-        engine.configure(request.get("params"))
-        reply = {"ok": True, "engine": dict(engine.info), "capabilities": sorted(engine.capabilities)}
-        if getattr(engine, "readings", None):
-            reply["readings"] = engine.readings  # rulings read otherwise than adopted (docs/protocol.md 3.1)
-        return reply
-    if cmd == "setup":
-        return _setup(engine, request, log)
-    if cmd == "new_game":
-        code = engine.new_game(request["players"])
-        if code is not None:
-            return {"ok": False, "error": {"code": code, "message": f"no game for {request['players']} players"}}
-        log.start("new_game", request["players"])
-        return {"ok": True}
-    if cmd == "apply":
-        return _apply(engine, request, log)
-    if cmd == "state":
-        return {"ok": True, "state": engine.state()}
-    if cmd == "view":
-        return {"ok": True, "view": engine.view(request["player"])}
-    if cmd == "legal_actions":
-        return {"ok": True, "actions": engine.legal_actions()}
-    if cmd == "stop":
-        return {"ok": True}
-    return {"ok": False, "error": {"code": "unsupported", "message": f"unknown command {cmd!r}"}}
+    try:
+        cmd = check_request(request)
+        if cmd in NEEDS_GAME and log.seats is None:
+            raise BadRequest("engine_error", f"{cmd}: no game yet: start one with setup or new_game")
+        return HANDLERS[cmd](engine, request, log)
+    except BadRequest as exc:
+        return _error(exc.code, exc.message)
 
 
-def _answer(engine, line: bytes | str, log: Log | None = None) -> tuple[bytes, bool]:
-    """The reply line to one request line, and whether it was ``stop``."""
+def _request(line: bytes | str) -> dict:
+    """The request object of a line (BadRequest when it is none, or its seq is no integer from 1)."""
+    try:
+        parsed = decode(line if isinstance(line, bytes) else line.encode("utf-8", "surrogatepass"))
+    except Unbounded as exc:
+        raise BadRequest("engine_error", f"the request is out of bounds: {exc}") from None
+    except ValueError:
+        raise BadRequest("engine_error", "a request is one line of JSON (docs/protocol.md 2)") from None
+    if not isinstance(parsed, dict):
+        raise BadRequest("engine_error", "a request is a JSON object (docs/protocol.md 2)")
+    return parsed
+
+
+def _answer(engine, line: bytes | str | None, log: Log | None = None, limit: int = MAX_LINE) -> tuple[bytes, bool]:
+    """The reply line to one request line (None: a line longer than ``limit``), and whether it was ``stop``."""
     request: dict = {}
     try:
-        parsed = loads(line)
-        if not isinstance(parsed, dict):
-            raise ValueError("a request is a JSON object")
-        request = parsed
+        if line is None:
+            raise BadRequest("engine_error", f"a request line is at most {limit} bytes (docs/protocol.md 1)")
+        request = _request(line)
+        seq = request.get("seq")
+        if type(seq) is not int or seq < 1:
+            raise BadRequest("engine_error", f"seq must be an integer from 1, not {seq!r} (docs/protocol.md 2)")
         reply = handle(engine, request, log)
-    except Exception as exc:  # a bad request must be answered, not crash the engine
-        reply = {"ok": False, "error": {"code": "engine_error", "message": f"{type(exc).__name__}: {exc}"}}
+    except BadRequest as exc:
+        reply = _error(exc.code, exc.message)
+    except Exception as exc:  # a bug of the engine: answered, never the end of the process
+        reply = _error("engine_error", f"the engine failed on this {request.get('cmd')!r} request "
+                                       f"({type(exc).__name__}); the game is as it was before it")
     reply["seq"] = request.get("seq")
-    return encode(reply), request.get("cmd") == "stop"
+    return encode(reply), request.get("cmd") == "stop" and reply["ok"] is True
 
 
-def _batches(stdin):
+class Lines:
+    """Request lines as they arrive, every complete line of a read together; linear in what is read (a line
+    builds up in one buffer, scanned once). A line longer than ``limit`` bytes is dropped as it comes and
+    stands as None, so it is answered without being held."""
+
+    def __init__(self, limit: int = MAX_LINE) -> None:
+        self.limit = limit
+        self.buffer = bytearray()
+        self.dropping = False  # inside a line already too long
+
+    def feed(self, chunk: bytes) -> list[bytes | None]:
+        lines: list[bytes | None] = []
+        start = 0
+        while (newline := chunk.find(b"\n", start)) >= 0:
+            lines.append(self._end(chunk[start:newline]))
+            start = newline + 1
+        self._add(chunk[start:])
+        return lines
+
+    def close(self) -> list[bytes | None]:
+        """What is left at the end of input: a last line without its newline."""
+        left = None if self.dropping else bytes(self.buffer)
+        return [left] if left is None or left.strip() else []
+
+    def _add(self, piece: bytes) -> None:
+        if not self.dropping and len(self.buffer) + len(piece) > self.limit:
+            self.dropping = True
+            self.buffer.clear()
+        if not self.dropping:
+            self.buffer += piece
+
+    def _end(self, piece: bytes) -> bytes | None:
+        if self.buffer or self.dropping:  # the line began in an earlier read
+            self._add(piece)
+            line = None if self.dropping else bytes(self.buffer)
+        else:
+            line = piece if len(piece) <= self.limit else None
+        self.buffer.clear()
+        self.dropping = False
+        return line
+
+
+def _batches(stdin, limit: int = MAX_LINE) -> Iterator[list[bytes | str | None]]:
     """Lists of request lines as they arrive: every complete line already sent is answered together."""
     try:
         fd = stdin.fileno()
     except (AttributeError, OSError, io.UnsupportedOperation):
         for line in stdin:
-            yield [line]
+            yield [line if len(line) <= limit else None]
         return
-    buffer = b""
-    while True:
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            if buffer.strip():
-                yield [buffer]
-            return
-        *lines, buffer = (buffer + chunk).split(b"\n")
-        if lines:
-            yield lines  # bytes: json.loads reads UTF-8 itself
+    lines = Lines(limit)
+    while chunk := os.read(fd, 1 << 16):
+        batch = lines.feed(chunk)
+        if batch:
+            yield list(batch)  # bytes: json reads UTF-8 itself
+    last = lines.close()
+    if last:
+        yield list(last)
 
 
-def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None) -> int:
+def _blank(line: bytes | str | None) -> bool:
+    return line is not None and not line.strip()
+
+
+def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None, max_line: int = MAX_LINE) -> int:
     """Answer requests until ``stop`` or end of input; replies to pipelined requests go out in one write."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     out = getattr(stdout, "buffer", None)  # write bytes straight to a real stdout
     engine, log = factory(), Log()
-    for lines in _batches(stdin):
+    for lines in _batches(stdin, max_line):
         replies, stop = [], False
         for line in lines:
-            if line.strip():
-                reply, stop = _answer(engine, line, log)
+            if not _blank(line):
+                reply, stop = _answer(engine, line, log, max_line)
                 replies.append(reply)
                 if stop:
                     break
@@ -166,13 +263,18 @@ def main(argv: list[str] | None = None) -> int:
     serve_parser = sub.add_parser("serve", help="answer the engine protocol on stdin/stdout")
     serve_parser.add_argument("--reading", action="append", default=[], metavar="R-05=A",
                               help="follow this reading of a ruling instead of the adopted one (declared in hello)")
+    serve_parser.add_argument("--max-line", type=int, default=MAX_LINE, metavar="BYTES",
+                              help=f"longest request line accepted (default {MAX_LINE}, 16 MiB); a longer one is "
+                                   "answered with engine_error")
     args = parser.parse_args(argv)
     readings = dict(r.split("=", 1) for r in args.reading if "=" in r)
     if len(readings) != len(args.reading):
         parser.error("--reading takes RULING=READING, e.g. R-05=A")
+    if args.max_line < 1:
+        parser.error("--max-line must be at least 1")
     with signals.handled():
         try:
-            return serve(lambda: ReferenceEngine(readings))
+            return serve(lambda: ReferenceEngine(readings), max_line=args.max_line)
         except KeyboardInterrupt:
             return signals.exit_code()
 

@@ -120,8 +120,8 @@ def build_position(options: SetupOptions, rules: PositionRules) -> dict[str, Any
     """The canonical state ``options`` describe (MalformedState when it is no position of the game)."""
     players = _players(options, rules)
     pool = _Pool(rules)
-    zones = {p: [None if sp is None else pool.take(sp, f"zone p{p} slot {i + 1}") for i, sp in enumerate(options["zones"][p])]
-             for p in players}
+    zones = {p: [None if sp is None else pool.take(sp, f"zone p{p} slot {i}")
+                 for i, sp in enumerate(options["zones"][p], start=1)] for p in players}
     top_deck = [pool.take(sp, f"deck card {i + 1}") for i, sp in enumerate(options.get("deck", ()))]
     pile = [pool.take(sp, f"discard card {i + 1}") for i, sp in enumerate(options.get("discard", ("hummingbird",)))]
     under = [pool.take(sp, f"under card {i + 1}") for i, sp in enumerate(options.get("under", ()))]

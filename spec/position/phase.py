@@ -36,8 +36,8 @@ def check_phase(t: Table) -> None:
         need(all(not z for z in t.zones.values()), "zones", "are empty until the deal (2.1.2)")
     need(bool(s["discard"]) != before, "discard", "is empty until the first discard is turned up (2.3.1), then "
          "never: the top card stays (7.1.2)")
-    need((s["drawn"] is not None) == (kind == "drawn"), "drawn", "is the card the active player holds at the "
-         f"'drawn' decision (2.7.1), and null at any other: here {kind!r}")
+    need((s["drawn"] is not None) == (kind == "drawn"), "drawn", "is the card the active player holds, set exactly "
+         f"at a 'drawn' decision (2.7.1): the pending decision is {kind!r}")
     need((s["winner"] is not None) == (kind == "game_over"), "winner", "is set exactly when the game is over "
          f"(5.3.3): the pending decision is {kind!r}")
     if before:

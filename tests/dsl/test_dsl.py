@@ -161,7 +161,8 @@ def test_id_must_be_the_file_name(tmp_path):
 
 def test_impossible_setup_is_reported_at_its_line(tmp_path):
     path = _write(tmp_path, "six-toucans", SETUP.replace("zone p2: owl", "zone p2: golden_toucan golden_toucan"))
-    with pytest.raises(ScenarioError, match=r":5:3: impossible setup: zone p2 slot 2: the catalog has no more 'golden_toucan'"):
+    with pytest.raises(ScenarioError, match=r":5:3: impossible setup: zone p2 slot 2: the catalog has no more "
+                                            "'golden_toucan'"):
         load_scenario(path)
 
 

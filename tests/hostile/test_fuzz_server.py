@@ -111,17 +111,19 @@ def test_ten_thousand_messages_to_the_server(tmp_path):
 def test_malformed_positions_are_refused_with_malformed_state():
     state = next(s for s in positions() if s["pending"]["kind"] == "turn" and s["deck"] and s["discard"])
     engine, log = ReferenceEngine(), Log()
-    for change, why in [({"active": -1}, "active must be one of the players"),
-                        ({"seats": 9}, "seats must be an integer from 2 to 6"),
-                        ({"deck": state["deck"] + state["deck"][:1]}, "the position must hold every card once"),
-                        ({"top": "owl-1"}, "top must be the last discard"),
-                        ({"pending": {**state["pending"], "kind": "drawn"}}, "a 'drawn' decision needs the drawn card"),
-                        ({"scores": {"0": float("nan")}}, "scores.0 must be an integer"),
-                        ({"pluck": {"player": 0, "targets": [[1, 1]]}}, "pluck is set exactly while a gift is pending"),
+    for change, why in [({"active": -1}, "active: must be one of the round's players"),
+                        ({"seats": 9}, "seats: must be an integer from 2 to 6"),
+                        ({"deck": state["deck"] + state["deck"][:1]}, "(every card is in exactly one place)"),
+                        ({"top": "owl-1"}, "top: must be the last card of the discard pile"),
+                        ({"pending": {**state["pending"], "kind": "drawn"}},
+                         "drawn: is the card the active player holds, set exactly at a 'drawn' decision"),
+                        ({"scores": {"0": "x"}}, "scores.0: must be an integer"),
+                        ({"pluck": {"player": 0, "targets": [[1, 1]]}}, "pluck: is the successful pluck owing gifts "
+                                                                         "exactly while a 'gift' is pending"),
                         ({"drawing": {"for": "turn", "player": 0, "rival": None, "cards": []}},
-                         "drawing is set exactly while a recycle is pending"),
+                         "drawing: is the draw a recycle interrupted exactly while a 'recycle' is pending"),
                         ({"owed_powers": [{"player": 0, "card": "owl-1", "clause": "6.8.1"}]},
-                         "owed_powers[0].clause must be one of")]:
+                         "owed_powers[0].clause: must be one of")]:
         request = json.dumps({"seq": 1, "cmd": "setup", "state": {**state, **change}, "params": None})
         reply = json.loads(_answer(engine, request, log)[0])
         assert reply["ok"] is False and reply["error"]["code"] == "malformed_state", reply

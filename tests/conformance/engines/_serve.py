@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import sys
 
-from baobei_conform.protocol.server import handle
+from baobei_conform.protocol.server import Log, handle
 from baobei_conform.runner.engine import ReferenceEngine
 
 
-def honest(engine, request: dict) -> dict:
-    reply = handle(engine, request)
+def honest(engine, request: dict, log: Log | None = None) -> dict:
+    """The reference's reply; ``log`` carries the game from request to request (a fresh one knows no game)."""
+    reply = handle(engine, request, log)
     reply["seq"] = request.get("seq")
     return reply
 
@@ -25,12 +26,12 @@ def write(line: str) -> None:
 
 
 def run(tamper=None) -> None:
-    engine = ReferenceEngine()
+    engine, log = ReferenceEngine(), Log()
     for line in sys.stdin:
         if not line.strip():
             continue
         request = json.loads(line)
-        reply = honest(engine, request)
+        reply = honest(engine, request, log)
         shown = tamper(request, reply) if tamper else None
         write(json.dumps(reply) if shown is None else shown)
         if request.get("cmd") == "stop":
