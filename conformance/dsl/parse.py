@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
-from baobei_conform.dsl.actions import action, claims
+from baobei_conform.dsl import statements
 from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.bounds import number_problems
 from baobei_conform.dsl.errors import ScenarioError
@@ -142,97 +142,39 @@ class ToAst(Transformer):
     def reject(self, meta, c):
         return Reject(meta.line, str(c[0]), c[1])
 
-    def draw(self, meta, c):
-        return action("draw", _player(c[0]))
-
-    def take(self, meta, c):
-        return action("take_discard", _player(c[0]), int(c[1]))
-
-    def keep(self, meta, c):
-        return action("keep", _player(c[0]), int(c[1]))
-
-    def discard_drawn(self, meta, c):
-        return action("discard", _player(c[0]))
-
-    def claim(self, meta, c):
-        return action("pluck", _player(c[0]), tuple(_target(t) for t in c[1:]))
-
+    # An action's statement is a form of the one statement <-> action table (statements.py), built by
+    # ``__default__``; these are the statements made of parts.
     def pluck(self, meta, c):
         return c[0]
 
     def simultaneous(self, meta, c):
-        return claims(c)
-
-    def close(self, meta, c):
-        return action("close_window")
-
-    def gift(self, meta, c):
-        return action("gift", _player(c[0]), int(c[1]))
-
-    def place(self, meta, c):
-        return action("place", _player(c[0]), int(c[1]))
-
-    def peek(self, meta, c):
-        return action("peek_at", _player(c[0]), _target(c[1]))
-
-    def show(self, meta, c):
-        return action("show_card", _player(c[0]), _target(c[1]))
-
-    def blind_swap(self, meta, c):
-        return action("blind_swap", _player(c[0]), _target(c[1]), _target(c[2]))
-
-    def macaw_look(self, meta, c):
-        return action("macaw_look", _player(c[0]), _target(c[1]), _target(c[2]))
-
-    def macaw_swap(self, meta, c):
-        return action("macaw_swap", _player(c[0]), True)
-
-    def macaw_leave(self, meta, c):
-        return action("macaw_swap", _player(c[0]), False)
-
-    def toco(self, meta, c):
-        return action("toco_add", _player(c[0]), _player(c[1]))
+        return statements.simultaneous(c)
 
     def replacement(self, meta, c):
         return _target(c[0]), int(c[1]) - 1  # "with drawn 1" is the first drawn card
 
     def shoebill(self, meta, c):
-        player = _player(c[0])
-        own = rival = None
-        for (owner, slot), index in c[1:]:
-            if owner == player:
-                own = (index, slot)
-            else:
-                rival = (index, owner, slot)
-        return action("shoebill_replace", player, own, rival)
+        return statements.shoebill(_player(c[0]), c[1:])
 
     def shoebill_nothing(self, meta, c):
-        return action("shoebill_replace", _player(c[0]), None, None)
-
-    def call_bao(self, meta, c):
-        return action("call_bao", _player(c[0]))
-
-    def end_turn(self, meta, c):
-        return action("end_turn", _player(c[0]))
-
-    def initial_peek(self, meta, c):
-        return action("initial_peek", _player(c[0]), (int(c[1]), int(c[2])))
-
-    def first_player(self, meta, c):
-        return action("choose_first_player", _player(c[0]))
+        return statements.shoebill(_player(c[0]), [])
 
     def shuffle(self, meta, c):
-        return ShuffleSpecies(tuple(str(s) for s in c))
+        return statements.shuffle([str(s) for s in c])
 
     # --- expectations ---
     def expect(self, meta, c):
         return Expect(meta.line, c[0])
 
     def __default__(self, data, children, meta):
-        """A ``field_NAME`` rule is (NAME, value); a check form made only of fields is that check (the
-        vocabulary names its kind): a new check of that shape needs no code here."""
+        """A ``field_NAME`` rule is (NAME, value); an action's form is its action (statements.py); a check form
+        made only of fields is that check (the vocabulary names its kind): a new check of that shape needs no code
+        here."""
         if data.startswith("field_"):
             return data.removeprefix("field_"), _value(children[0])
+        form = statements.BY_RULE.get(data)
+        if form is not None:
+            return form.build([_value(c) if isinstance(c, Token) else c for c in children])
         kind = _check_kinds().get(data)
         if kind is not None and children and all(isinstance(c, tuple) for c in children):
             return Check(kind, dict(children))
