@@ -249,3 +249,38 @@ def test_the_mutation_tool_runs_the_suite_through_public_entry_points():
             if name.split(".")[0] == JUDGE:
                 used.setdefault(name, f"{path.relative_to(REPO)}:{line}")
     assert set(used) == MUTATION_TOOL_USES, {n: w for n, w in used.items() if n not in MUTATION_TOOL_USES}
+
+
+# What a position is, in one place (issue 25, item 3): the modules that may write a canonical state as a dict.
+WRITES_A_STATE = {
+    "baobei_spec.position.build": "the one builder: a table described by species -> its canonical state",
+    "baobei_ref.canonical": "state_to_json: the reference's own game written out (the inverse of from_json)",
+}
+STATE_FIELDS = ("seats", "players", "zones", "deck", "discard", "seen", "scores", "pending", "owed_powers", "pluck")
+
+
+def _state_literals(module: str) -> list[int]:
+    """Lines of the dict literals in ``module`` that name most fields of a canonical state with their values (a
+    table of what to do per field, its values all functions, is none)."""
+    tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Dict)
+            and sum(isinstance(k, ast.Constant) and k.value in STATE_FIELDS for k in node.keys) >= 7
+            and not all(isinstance(v, ast.Name | ast.Call) for v in node.values)]
+
+
+def _defines(module: str, name: str) -> bool:
+    tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in ast.walk(tree))
+
+
+def test_one_position_builder_and_one_validator():
+    """A canonical state is built from a description in one module and checked by one validator, both in the spec
+    (so the scenario compiler, which never imports the reference, and the reference share them)."""
+    writers = {m: _state_literals(m) for m in modules() if _state_literals(m)}
+    assert set(writers) == set(WRITES_A_STATE), {m: _where(m, lines[0]) for m, lines in writers.items()}
+    validators = [m for m in modules() if _defines(m, "check_position")]
+    assert validators == ["baobei_spec.position.check"], validators
+    spec_imports = {t for m in modules() if m.startswith("baobei_spec") for t in imports(m)}
+    assert not {t for t in spec_imports if t.split(".")[0] in (REFERENCE, JUDGE)}, "the spec imports no code of ours"
+    for user in ("baobei_ref.game", "baobei_conform.dsl.compile", "baobei_ref.setup"):
+        assert "baobei_spec.position" in imports(user), user

@@ -133,8 +133,6 @@ def _place(t: Table, data: dict[str, Any], decider: int) -> None:
     owner_by = data["by"] == decider
     need(owner_by == (data["clause"] == "3.5.6"), "pending.data.by", "a penalty card is the penalised player's own "
          "(3.5.6); a Toco Toucan adds its card to a rival (6.7.1)")
-    need(data["clause"] == "3.5.6" or data["card"] in t.moved, "moved", "the card a Toco Toucan adds counts as "
-         "moved by a power this turn (6.11.1, ruling R-08)")
     empty = t.zones[decider].count(None)
     need(empty >= 2, "pending", "a card goes without a decision where only one slot can take it (2.5.4)")
 
@@ -161,6 +159,7 @@ def _macaw(t: Table, data: dict[str, Any], decider: int) -> None:
 
 def _macaw_swap(t: Table, data: dict[str, Any], decider: int) -> None:
     seen = t.state["seen"]
+    need(data["first"][0] != data["second"][0], "pending.data", "the Macaw's two cards are two players' (6.6.1)")
     for name in ("first", "second"):
         owner, slot = data[name]
         zone = t.zones[owner]
@@ -172,7 +171,6 @@ def _macaw_swap(t: Table, data: dict[str, Any], decider: int) -> None:
         need(t.movable(owner, held, decider), path, f"{held} may not be moved (4.2.7, 6.11.1): the swap is "
              "impossible, so it is not offered (ruling R-12)")
         need(decider in seen.get(held, ()), f"seen.{held}", f"the Macaw's player {decider} has looked at it (6.6.1)")
-    need(data["first"][0] != data["second"][0], "pending.data", "the Macaw's two cards are two players' (6.6.1)")
 
 
 def _toco(t: Table, data: dict[str, Any], decider: int) -> None:

@@ -302,7 +302,7 @@ def test_smoke_and_explain_end_on_a_signal_with_the_engine_killed(tmp_path, sign
 def test_baobei_ref_serve_ends_quietly(tmp_path, signum):
     proc = subprocess.Popen([sys.executable, "-m", "baobei_conform.protocol.server", "serve"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    proc.stdin.write(b'{"seq":1,"cmd":"hello","protocol":"2.0"}\n')
+    proc.stdin.write(b'{"seq":1,"cmd":"new_game","players":2}\n')
     proc.stdin.flush()
     assert b'"ok":true' in proc.stdout.readline()  # serving, waiting for the next request
     os.killpg(proc.pid, signum)
