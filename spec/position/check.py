@@ -20,14 +20,15 @@ from baobei_spec.position.knowledge import check_knowledge
 from baobei_spec.position.owed import check_owed
 from baobei_spec.position.phase import check_phase, check_scores
 from baobei_spec.position.rules import PositionRules
-from baobei_spec.position.shape import check_shape, frame
+from baobei_spec.position.shape import check_shape
 from baobei_spec.position.table import Table, locate
 
 
 def check_position(state: Any, rules: PositionRules) -> None:
     """Raise MalformedState unless ``state`` is a position of the game under ``rules``."""
-    table = Table(check_shape(state, rules), rules)
-    check_decision_shape(table, frame(state, rules))
+    frame = check_shape(state, rules)
+    table = Table(state, rules)
+    check_decision_shape(table, frame)
     locate(table)
     check_phase(table)
     check_scores(table)

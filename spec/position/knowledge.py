@@ -8,7 +8,7 @@ Cards moved by powers stay where the powers put them until the turn ends (6.11.1
 
 from __future__ import annotations
 
-from baobei_spec.position.errors import need
+from baobei_spec.position.errors import MalformedState, need
 from baobei_spec.position.table import BOX, DECK, HELD, ZONE, Table
 
 # Decisions before any power of the turn could move a card (its action, a window, a pluck's gifts).
@@ -20,11 +20,13 @@ def check_knowledge(t: Table) -> None:
     seen: dict[str, list[int]] = s["seen"]
     for card in seen:
         area = t.area(card)
-        need(area not in (DECK, BOX), f"seen.{card}", f"{card} is in the {area}, whose cards nobody knows "
-             "(shuffled unseen, 2.1.1, 7.1.5)")
+        if area in (DECK, BOX):
+            raise MalformedState(f"seen.{card}", f"{card} is in the {area}, whose cards nobody knows (shuffled "
+                                                 "unseen, 2.1.1, 7.1.5)")
     for i, card in enumerate(s["discard"]):
-        need(seen.get(card) == t.players, f"seen.{card}", f"discard[{i}] is face up: every player knows it "
-             f"({t.players}; 2.3.1, 2.7.4)")
+        if seen.get(card) != t.players:
+            raise MalformedState(f"seen.{card}", f"discard[{i}] is face up: every player knows it ({t.players}; "
+                                                 "2.3.1, 2.7.4)")
     if s["drawn"] is not None:
         need(seen.get(s["drawn"]) == [s["active"]], f"seen.{s['drawn']}", "the drawn card is known to the "
              "active player alone (2.7.1)")
@@ -34,8 +36,9 @@ def check_knowledge(t: Table) -> None:
     if t.kind == "game_over":
         for p, zone in t.zones.items():
             for card in filter(None, zone):
-                need(seen.get(card) == t.players, f"seen.{card}", f"zones.{p}: at the end of a round everyone "
-                     f"shows the cards they have left (5.1.1): known to {t.players}")
+                if seen.get(card) != t.players:
+                    raise MalformedState(f"seen.{card}", f"zones.{p}: at the end of a round everyone shows the "
+                                                         f"cards they have left (5.1.1): known to {t.players}")
     _moved(t)
 
 
@@ -72,5 +75,6 @@ def _moved(t: Table) -> None:
     need(not (before and s["moved"]), "moved", f"no power has moved a card yet this turn at a {kind!r} decision "
          "(6.11.1: the list is cleared when the turn starts)")
     for card in s["moved"]:
-        need(t.area(card) in (ZONE, HELD) and (t.area(card) == ZONE or kind == "place"), "moved",
-             f"{card} is at {t.places[card][1]}; a card a power moved stays in a zone until the turn ends (6.11.1)")
+        if not (t.area(card) == ZONE or (t.area(card) == HELD and kind == "place")):
+            raise MalformedState("moved", f"{card} is at {t.places[card][1]}; a card a power moved stays in a zone "
+                                          "until the turn ends (6.11.1)")

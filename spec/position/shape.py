@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from baobei_spec.position.errors import MalformedState, need
@@ -39,7 +40,8 @@ Check = Callable[[Any, str, Frame], None]
 
 
 def integer(value: Any, path: str, low: int = 0, high: int = BIG) -> int:
-    need(type(value) is int and low <= value <= high, path, f"must be an integer from {low} to {high}")
+    if not (type(value) is int and low <= value <= high):
+        raise MalformedState(path, f"must be an integer from {low} to {high}")
     return int(value)
 
 
@@ -48,17 +50,16 @@ def flag(value: Any, path: str) -> None:
 
 
 def player(value: Any, path: str, frame: Frame, nullable: bool = False) -> None:
-    if value is None and nullable:
+    if (value is None and nullable) or (type(value) is int and value in frame.players):
         return
-    need(type(value) is int and value in frame.players, path,
-         f"must be one of the round's players {sorted(frame.players)}" + (" or null" if nullable else ""))
+    raise MalformedState(path, f"must be one of the round's players {sorted(frame.players)}"
+                               + (" or null" if nullable else ""))
 
 
 def card(value: Any, path: str, frame: Frame, nullable: bool = False) -> None:
-    if value is None and nullable:
+    if (value is None and nullable) or (isinstance(value, str) and value in frame.rules.species):
         return
-    need(isinstance(value, str) and value in frame.rules.species, path,
-         "must be a card id of the catalog" + (" or null" if nullable else ""))
+    raise MalformedState(path, "must be a card id of the catalog" + (" or null" if nullable else ""))
 
 
 def cards(value: Any, path: str, frame: Frame) -> None:
@@ -74,26 +75,43 @@ def cards(value: Any, path: str, frame: Frame) -> None:
 
 def slots(value: Any, path: str, frame: Frame) -> None:
     """A zone: null (an empty slot) or ``{card, species}`` per slot; every slot was made for a card."""
-    most = len(frame.rules.cards)
+    most, species_of = len(frame.rules.cards), frame.rules.species
     need(isinstance(value, list) and len(value) <= most, path, f"must be a list of at most {most} slots")
     for i, slot in enumerate(value):
-        if slot is None:
-            continue
+        try:  # the common case at C speed: null, or exactly {card, species} of a catalog card
+            if slot is None or (type(slot) is dict and len(slot) == 2 and slot.get("species") is not None
+                                and species_of.get(slot.get("card", "")) == slot.get("species")):
+                continue
+        except TypeError:  # an unhashable card
+            pass
         where = f"{path}[{i}]"
         if not (isinstance(slot, dict) and set(slot) == set(SLOT_KEYS)):
             raise MalformedState(where, "a slot is null or {card, species}")
         card(slot["card"], f"{where}.card", frame)
-        species = frame.rules.species[slot["card"]]
+        species = species_of[slot["card"]]
         need(slot["species"] == species, f"{where}.species", f"{slot['card']} is a {species}")
 
 
 def by_seat(value: Any, path: str, frame: Frame, item: Callable[[Any, str], object]) -> None:
     """An object keyed by seat numbers as strings."""
     need(isinstance(value, dict), path, "must map seat numbers (strings) to values")
+    seats = _seats(frame.seats)
     for key, item_value in value.items():
-        need(isinstance(key, str) and key.isdigit() and str(int(key)) == key and int(key) < frame.seats,
-             f"{path}.{key}", f"is no seat: seats are '0' to '{frame.seats - 1}'")
+        if key not in seats:
+            raise MalformedState(f"{path}.{key}", f"is no seat: seats are '0' to '{frame.seats - 1}'")
         item(item_value, f"{path}.{key}")
+
+
+@cache
+def _seats(seats: int) -> frozenset[str]:
+    return frozenset(str(seat) for seat in range(seats))
+
+
+@cache
+def _viewers(players: frozenset[int]) -> frozenset[tuple[int, ...]]:
+    """Every list of viewers a card may have among ``players``: a non-empty subset, sorted."""
+    ordered = sorted(players)
+    return frozenset(tuple(p for i, p in enumerate(ordered) if mask >> i & 1) for mask in range(1, 1 << len(ordered)))
 
 
 def score_map(value: Any, path: str, frame: Frame, nullable: bool = False) -> None:
@@ -120,6 +138,14 @@ def target(value: Any, path: str, frame: Frame) -> None:
 # --- the fields, as the schema lists them ---------------------------------------------------------------------
 def _seen(value: Any, path: str, frame: Frame) -> None:
     need(isinstance(value, dict), path, "must map card ids to the players who know them")
+    try:  # the common case in one pass: catalog cards, each with a sorted non-empty list of distinct players
+        lists = value.values()
+        if (frame.rules.species.keys() >= value.keys() and all(type(v) is list for v in lists)
+                and _viewers(frame.players).issuperset(map(tuple, lists))
+                and {type(p) for viewers in lists for p in viewers} <= {int}):
+            return
+    except TypeError:  # an unhashable entry
+        pass
     for key, viewers in value.items():
         card(key, f"{path}.{key}", frame)
         where = f"{path}.{key}"
@@ -280,12 +306,12 @@ def frame(state: Any, rules: PositionRules) -> Frame:
     return Frame(rules, seats, frozenset(players))
 
 
-def check_shape(state: Any, rules: PositionRules) -> dict[str, Any]:
-    """``state`` as a dict once every field has its type and range (MalformedState naming the first that does not)."""
+def check_shape(state: Any, rules: PositionRules) -> Frame:
+    """The state's frame once every field has its type and range (MalformedState naming the first that does not)."""
     f = frame(state, rules)
     for name, check in FIELDS.items():
         check(state[name], name, f)
     for name, check in OPTIONAL.items():
         if name in state:
             check(state[name], name, f)
-    return dict(state)
+    return f
