@@ -35,11 +35,12 @@ class Log:
     def __init__(self) -> None:
         self.origin: tuple | None = None
         self.accepted: list[dict] = []
-        self.seats: int | None = None  # None: no game yet
+        self.seats: int | None = None  # of the game (None: no game yet, or a setup that did not say)
         self.handshake: dict[str, Any] = params_to_json()  # until hello says otherwise
 
-    def start(self, seats: int, *origin) -> None:
-        self.origin, self.accepted, self.seats = origin, [], seats
+    def start(self, seats: object, *origin) -> None:
+        self.origin, self.accepted = origin, []
+        self.seats = seats if type(seats) is int else None
 
     def rebuild(self, engine) -> None:
         if self.origin is None:
@@ -75,7 +76,7 @@ def _setup(engine, request: dict, log: Log) -> dict:
         engine.setup(state, params)
     except RuleError as exc:  # checked before anything changed: the engine keeps the game it had
         return _error("malformed_state", exc.message)
-    log.start(state["seats"], "setup", state, params)
+    log.start(state.get("seats"), "setup", state, params)
     return {"ok": True}
 
 
@@ -102,9 +103,8 @@ def _apply(engine, request: dict, log: Log) -> dict:
 
 def _view(engine, request: dict, log: Log) -> dict:
     player, seats = request["player"], log.seats
-    if seats is None or not 0 <= player < seats:
-        raise BadRequest("engine_error", f"view: player {player} is not at the table (seats 0 to {seats - 1})"
-                         if seats else "view: no game yet")
+    if seats is not None and not 0 <= player < seats:
+        raise BadRequest("engine_error", f"view: player {player} is not at the table (seats 0 to {seats - 1})")
     return {"ok": True, "view": engine.view(player)}
 
 
@@ -125,7 +125,7 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
     log = log or Log()
     try:
         cmd = check_request(request)
-        if cmd in NEEDS_GAME and log.seats is None:
+        if cmd in NEEDS_GAME and log.origin is None:
             raise BadRequest("engine_error", f"{cmd}: no game yet: start one with setup or new_game")
         return HANDLERS[cmd](engine, request, log)
     except BadRequest as exc:

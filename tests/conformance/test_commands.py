@@ -13,8 +13,8 @@ from baobei_conform.commands import CALLS, CAPABILITIES, COMMANDS, request
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
 from baobei_conform.engine_api import Engine
-from baobei_conform.protocol import PROTOCOL_VERSION
-from baobei_conform.protocol.server import Log, handle
+from baobei_conform.protocol import PROTOCOL_VERSION, requests
+from baobei_conform.protocol.server import HANDLERS, Log, handle
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_conform.runner.engine import ReferenceEngine, params_to_json
 from baobei_conform.smoke import DRAW, TABLE
@@ -61,6 +61,12 @@ def test_every_request_the_client_builds_is_valid():
     for name, call in _calls().items():
         validator.check_request({"seq": 1, **request(call)})
         assert request(call)["cmd"] == name
+
+
+def test_the_server_has_one_handler_per_command_and_checks_every_field():
+    assert list(HANDLERS) == list(COMMANDS)
+    assert set(requests.FIELDS) | {"params"} == {f for c in COMMANDS.values() for f in c.fields}
+    assert set(requests.PARAMS) == {name for name, c in COMMANDS.items() if "params" in c.fields}
 
 
 def test_the_server_answers_every_command_as_its_schema_says():
