@@ -3,13 +3,14 @@
 Face-up discards are known to every player (2.3.1, 2.7.4, 3.3.4); cards in the deck or the box to nobody (they
 are shuffled unseen: 2.1.1, 7.1.5, and drawn only from the top); a drawn card to its drawer alone (2.7.1, 6.9.2);
 a card added from the deck to nobody (3.5.6, 6.7.1). When a round is scored everyone shows their cards (5.1.1).
-Cards moved by powers stay where the powers put them until the turn ends (6.11.1).
+A card a power moves, or draws (ruling R-28), stays where the power put it (a zone; in hand while the
+decision on it is pending; under the pile, a Shoebill's card it could not use) until the turn ends (6.11.1).
 """
 
 from __future__ import annotations
 
 from baobei_spec.position.errors import MalformedState, need
-from baobei_spec.position.table import BOX, DECK, HELD, ZONE, Table
+from baobei_spec.position.table import BOX, DECK, HELD, UNDER, ZONE, Table
 
 # Decisions before any power of the turn could move a card (its action, a window, a pluck's gifts).
 BEFORE_POWERS = ("first_player", "deal", "initial_peek", "turn", "drawn", "window", "gift")
@@ -75,6 +76,6 @@ def _moved(t: Table) -> None:
     need(not (before and s["moved"]), "moved", f"no power has moved a card yet this turn at a {kind!r} decision "
          "(6.11.1: the list is cleared when the turn starts)")
     for card in s["moved"]:
-        if not (t.area(card) == ZONE or (t.area(card) == HELD and kind == "place")):
-            raise MalformedState("moved", f"{card} is at {t.places[card][1]}; a card a power moved stays in a zone "
-                                          "until the turn ends (6.11.1)")
+        if t.area(card) not in (ZONE, HELD, UNDER):
+            raise MalformedState("moved", f"{card} is at {t.places[card][1]}; a card a power moved or drew stays in a "
+                                          "zone, in hand or under the pile until the turn ends (6.11.1, ruling R-28)")

@@ -34,6 +34,8 @@ def check_phase(t: Table) -> None:
          "(first_player, deal: 2.1.1) and nothing afterwards")
     if kind in ROUND_START:
         need(all(not z for z in t.zones.values()), "zones", "are empty until the deal (2.1.2)")
+        need(s["box"] == list(t.rules.cards), "box", "holds every card in catalog order until the deal shuffles "
+             "them (2.1.1)")
     need(bool(s["discard"]) != before, "discard", "is empty until the first discard is turned up (2.3.1), then "
          "never: the top card stays (7.1.2)")
     need((s["drawn"] is not None) == (kind == "drawn"), "drawn", "is the card the active player holds, set exactly "

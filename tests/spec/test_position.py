@@ -216,6 +216,8 @@ CASES = [  # id, kind, where, change, path
     ("moved-card-in-deck", "end_turn", lambda s: s["moved"], _moved_card_to_deck, "moved"),
     ("peeked-one-more", "initial_peek", lambda s: s["pending"]["player"] != s["players"][0], _peeked_one_more,
      "zones."),
+    ("box-out-of-catalog-order", "deal", None, lambda s: {**s, "box": s["box"][::-1], "pending": {
+        **s["pending"], "data": {"cards": s["box"][::-1]}}}, "box"),
     ("deal-other-cards", "deal", None, lambda s: {**s, "pending": {**s["pending"], "data": {
         "cards": s["box"][1:] + s["box"][:1]}}}, "pending.data.cards"),
     ("recycle-unsorted", "recycle", None, _unsorted_recycle, "pending.data.cards"),
