@@ -9,6 +9,7 @@ near miss of the chosen one, a malformed one) are tried too, so the refusal prec
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -162,11 +163,9 @@ def observe_game(players: int, seed: int, views: bool = True) -> list[Observed]:
     while game.pending.kind != "game_over":
         chosen = choose(game, choices, BAO_PERCENT).to_json()
         for probe in probes(game, chosen, rng):
-            before, history = game.to_json(), observer.history
-            if observer.apply(probe)[1] is None:  # accepted: play on from where the chosen action was due
-                observer.setup(before, None)
-                observer.history, game = history, observer.game
-                assert game is not None
+            saved, history = copy.deepcopy(game), observer.history  # the game itself: a reference judged wrong may
+            if observer.apply(probe)[1] is None:  # hold a state setup refuses; accepted: play on from where it was
+                observer.game, observer.history, game = saved, history, saved
         observer.apply(chosen)
     return observer.observed
 

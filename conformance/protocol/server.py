@@ -125,7 +125,7 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
     log = log or Log()
     try:
         cmd = check_request(request)
-        if cmd in NEEDS_GAME and log.origin is None:
+        if cmd in NEEDS_GAME and log.origin is None and getattr(engine, "game", None) is None:
             raise BadRequest("engine_error", f"{cmd}: no game yet: start one with setup or new_game")
         return HANDLERS[cmd](engine, request, log)
     except BadRequest as exc:

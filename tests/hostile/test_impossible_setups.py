@@ -97,7 +97,6 @@ MALFORMED = [  # (request, code, what the message must say)
     ({"seq": 1, "cmd": "state", "player": 0}, "engine_error", "state: unknown field player"),
     ({"seq": 1, "cmd": "setup", "state": [], "params": None}, "engine_error", "setup: state must be a JSON object"),
     ({"seq": 1, "cmd": "setup", "state": {}, "params": 3}, "engine_error", "setup: params must be a JSON object"),
-    ({"seq": 1, "cmd": "apply", "action": "draw"}, "engine_error", "apply: action must be a JSON object"),
     ({"seq": 1, "cmd": "view", "player": "p0"}, "engine_error", "view: player must be an integer"),
     ({"seq": 1, "cmd": "new_game", "players": True}, "engine_error", "new_game: players must be an integer"),
     ({"seq": 1, "cmd": "hello", "protocol": 2, "params": {}}, "engine_error", "hello: protocol must be a string"),
@@ -118,6 +117,7 @@ AFTER_A_GAME = [
     ({"seq": 2, "cmd": "setup", "state": {}, "params": {"threshold": {"two": 5}}}, "engine_error",
      "setup: params.threshold: 'two' is no player count"),
     ({"seq": 2, "cmd": "apply", "action": {"type": {}, "player": 0}}, "malformed_action", None),
+    ({"seq": 2, "cmd": "apply", "action": "draw"}, "malformed_action", None),
     ({"seq": 2, "cmd": "apply", "action": {"type": "simultaneous_plucks", "claims": "p1"}}, "malformed_action", None),
 ]
 PYTHON = ("Traceback", "Error:", "'NoneType'", "object has no attribute", "KeyError", "TypeError")
