@@ -7,10 +7,10 @@ from __future__ import annotations
 import copy
 import re
 
+from _positions import setup_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baobei_conform.dsl.position import setup_state
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.table import CHANGED, DIFFERS, Faces, compare, layout, picture, text
 from baobei_conform.table.steps import StepTables

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from _positions import setup_state
 
 from baobei_conform.cli import main
-from baobei_conform.dsl.position import setup_state
 from baobei_conform.table import DIFFERS, compare, layout, text
 from baobei_conform.table.text import ANSI, Screen, visible, wants_colour
 
