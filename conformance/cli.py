@@ -370,8 +370,10 @@ def _write_results(args: argparse.Namespace, document: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Every command under one handling of SIGINT and SIGTERM (signals.py): after either, one line on stderr
-    (``interrupted``, ``terminated``) and exit 130 or 143, whatever the command had written by then."""
-    with signals.handled():
+    (``interrupted``, ``terminated``) and exit 130 or 143, whatever the command had written by then. Without
+    ``argv`` it is the process's command (the console script, ``python -m``): a later signal then never kills it
+    as it exits."""
+    with signals.handled(process=argv is None):
         try:
             code = _command(list(sys.argv[1:] if argv is None else argv))
         except KeyboardInterrupt:

@@ -108,9 +108,12 @@ def install() -> None:
 
 
 @contextlib.contextmanager
-def handled() -> Iterator[None]:
+def handled(process: bool = False) -> Iterator[None]:
     """Both signals handled as above within (the previous handlers are put back after); outside the main
-    thread, where no handler can be set, nothing changes."""
+    thread, where no handler can be set, nothing changes. ``process``: the command is the whole process (a
+    console script), so once a signal came, later ones are ignored until it exits: put back, the default
+    handlers would kill it while it writes its last line or shuts down, with the signal's status instead of
+    the first signal's exit code."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -119,8 +122,9 @@ def handled() -> Iterator[None]:
     try:
         yield
     finally:
+        after = signal.SIG_IGN if process and _received else None
         for number, handler in saved.items():
-            signal.signal(number, handler)
+            signal.signal(number, after or handler)
         _received.clear()
 
 

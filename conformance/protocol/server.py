@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--reading takes RULING=READING, e.g. R-05=A")
     if args.max_line < 1:
         parser.error("--max-line must be at least 1")
-    with signals.handled():
+    with signals.handled(process=argv is None):  # the process's command: a later signal never kills it
         try:
             return serve(lambda: ReferenceEngine(readings), max_line=args.max_line)
         except KeyboardInterrupt:
