@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from baobei_conform.engine_api import Call, Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
-from baobei_conform.runner.checks import evaluate
+from baobei_conform.runner.checks import call_for, capability_for, judge
 from baobei_conform.runner.diff import diff
 from baobei_conform.scenario import Scenario
 from baobei_conform.variants import engine_readings, steps_for
@@ -153,14 +153,12 @@ def plan_calls(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
             need["before"] = state_at if state_at is not None else call("state")
             need["apply"] = call("apply", step["action"])
             need["after"] = state_at = call("state")
-        elif op == "expect" and step["check"]["what"] == "view":
-            need["view"] = call("view", step["check"]["viewer"])
-        elif op == "expect" and step["check"]["what"] == "legal":
-            need["legal"] = call("legal_actions")
-        elif op == "expect":
+        elif op == "expect" and (wanted := call_for(step["check"])) == ("state",):
             if state_at is None:
                 state_at = call("state")
-            need["state"] = state_at
+            need["answer"] = need["state"] = state_at
+        elif op == "expect" and wanted is not None:
+            need["answer"] = call(*wanted)
         where.append(need)
     return calls, where
 
@@ -217,10 +215,8 @@ def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
                              "; ".join(shown))
         return events
     if op == "expect":
-        view = get(need["view"]) if "view" in need else None
         state = get(need["state"]) if "state" in need else None
-        legal = get(need["legal"]) if "legal" in need else None
-        ok, expected, actual = evaluate(step["check"], state, events, lambda player: view, legal)
+        ok, expected, actual = judge(step["check"], get(need["answer"]) if "answer" in need else events)
         if not ok:
             raise StepFailed(f"expect {step['check']['what']}", expected, actual, state=state)
         return events
@@ -239,16 +235,8 @@ def _judge_new_game(step: dict, refused: str | None) -> None:
 
 def needs(scenario: Scenario) -> set[str]:
     """Optional engine capabilities the scenario's checks use."""
-    out = set()
-    for step in scenario.steps:
-        check = step.get("check") or {}
-        if check.get("what") == "view":
-            out.add("views")
-        if check.get("what") == "event":
-            out.add("events")
-        if check.get("what") == "legal":
-            out.add("legal_actions")
-    return out
+    return {capability for step in scenario.steps if "check" in step
+            if (capability := capability_for(step["check"])) is not None}
 
 
 def problem_outcome(scenario: Scenario, exc: EngineProblem) -> Outcome:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from baobei_conform.engine_api import Engine
+from baobei_conform.runner.checks import call_for
 from baobei_conform.runner.run import run_steps
 from baobei_conform.variants import engine_readings, steps_for
 
@@ -61,8 +62,8 @@ def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = ()) -> Iter
                 yield from _walked(group, passed, _state(engine), {})
             raise
         state = _state(engine)
-        wanted = dict.fromkeys([*viewers, *(s["check"]["viewer"] for s in group
-                                            if s["op"] == "expect" and s["check"]["what"] == "view")])
+        wanted = dict.fromkeys([*viewers, *(call[1] for s in group if s["op"] == "expect"
+                                            if (call := call_for(s["check"])) and call[0] == "view")])
         views = _views(engine, wanted) if state is not None else {}
         yield from _walked(group, passed, state, views)
 
