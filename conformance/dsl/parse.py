@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
@@ -235,6 +236,18 @@ class ToAst(Transformer):
     def under_is(self, meta, c):
         return Check("under", {"species": [str(s) for s in c]})
 
+    def raw(self, meta, c):
+        return json.loads(c[0])  # valid: raw_problems read it before
+
+    def state_is(self, meta, c):
+        return Check("state_json", {"path": str(c[0]), "value": json.loads(c[1])})
+
+    def view_is(self, meta, c):
+        return Check("view_json", {"viewer": _player(c[0]), "path": str(c[1]), "value": json.loads(c[2])})
+
+    def events_are(self, meta, c):
+        return Check("event_list", {"events": json.loads(c[0])})
+
     def legal_is(self, meta, c):
         return _legal(meta, c[0], True)
 
@@ -249,11 +262,30 @@ def _legal(meta, act, listed: bool) -> Check:
     return Check("legal", {"action": act, "listed": listed})
 
 
+def raw_problems(tree) -> list[tuple[str, Token]]:
+    """(message, token) for each raw JSON of the script that is no JSON, and each ``expect events are`` that is no
+    list of events (objects with a string ``kind``)."""
+    out = []
+    for node in tree.iter_subtrees():
+        for token in (c for c in node.children if isinstance(c, Token) and c.type == "JSON"):
+            try:
+                value = json.loads(str(token))
+            except (ValueError, RecursionError) as exc:
+                at = Token("JSON", "", line=token.line, column=token.column + getattr(exc, "pos", 0))
+                out.append((f"not JSON: {getattr(exc, 'msg', exc)} (JSON runs to the end of the line)", at))
+                continue
+            if node.data == "events_are" and not (isinstance(value, list) and all(
+                    isinstance(e, dict) and isinstance(e.get("kind"), str) for e in value)):
+                out.append(("'expect events are' takes a JSON list of events, each an object with a kind", token))
+    return out
+
+
 _DESCRIBED = {"_NL": "end of line", "TARGET": "a slot like p1.3", "PLAYER": "a player like p1",
               "SPECIES": "a species", "INT": "a number", "SIGNED_INT": "a number", "CLAUSE": "a clause id",
               "EVENT": "an event kind", "DECISION": "a decision kind", "ERROR_CODE": "an error code",
               "RULING": "a ruling id like R-05", "READING": "a reading letter like A",
-              "FIELD": "an event field", "RULE_NAME": "a rule parameter"}
+              "FIELD": "an event field", "RULE_NAME": "a rule parameter",
+              "JSON": "JSON", "JSON_PATH": "a path like pending.players or zones.1[0]"}
 
 
 def _describe(name: str) -> str:
@@ -292,7 +324,8 @@ def parse_script(text: str, spec: Spec | None = None) -> list[Statement]:
             message = f"unexpected {str(getattr(exc, 'token', '')).strip()!r}; expected {_expected(exc)}"
         raise ScenarioError(message, line=line, column=exc.column if exc.column > 0 else 1, text=source) from None
     spec = spec or default_spec()
-    problems = number_problems(tree, spec) or name_problems(tree, spec)  # numbers first: names count seats
+    problems = raw_problems(tree) + (number_problems(tree, spec) or name_problems(tree, spec))  # names count seats
+    problems.sort(key=lambda problem: (problem[1].line, problem[1].column))
     errors = [ScenarioError(message, line=t.line, column=t.column, text=lines[t.line - 1]) for message, t in problems]
     if errors:
         first = errors[0]

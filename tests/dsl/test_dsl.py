@@ -211,3 +211,20 @@ def test_explain_prints_events_with_their_rules(tmp_path, capsys):
     assert main(["explain", path]) == 0
     out = capsys.readouterr().out
     assert "discarded [2.7.4]" in out and load_spec().clause("2.7.4").en in out
+
+
+def test_raw_json_that_is_no_json_is_an_error_at_its_column(tmp_path):
+    path = _write(tmp_path, "raw", SETUP + 'reject malformed_action: raw {"type": draw}\n')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    # at "draw" (the file indents the script by 2)
+    assert (err.value.line, err.value.column) == (13, 41) and "not JSON" in err.value.message
+
+
+def test_raw_json_is_sent_as_written_and_judged_as_json(tmp_path):
+    script = SETUP + ('reject malformed_action: raw {"type": "draw"}\nexpect state pending.kind is "turn"\n'
+                      'p0 draws\nexpect events are [{"kind": "drew", "clause": "2.7.1", "player": 0}]\n')
+    assert run_scenario(load_scenario(_write(tmp_path, "raw", script)), ReferenceEngine()).status == "pass"
+    wrong = script.replace('"player": 0}]', '"player": 1}]')
+    outcome = run_scenario(load_scenario(_write(tmp_path, "raw", wrong)), ReferenceEngine())
+    assert (outcome.status, outcome.line) == ("fail", 16)

@@ -8,6 +8,7 @@ the reject step's diff. Each case is a plain function so the judge's mutants can
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,9 @@ p0 draws
 STEP_LINE = 7  # the statement under test follows the table and one action
 PENALTY = {"kind": "penalty", "clause": "3.5.5", "player": 1}
 GIFT = {"kind": "gift", "player": 1, "players": [], "data": {}}
+EVENTS = base_world()["events"]
+POWER = '{"card": "shoebill-1", "clause": "6.10.3", "kind": "power", "player": 0, "power": "double_replace"}'
+PENALIZED = '{"clause": "3.5.5", "kind": "penalty", "player": 1}'  # events as compared: keys sorted
 SEEN = "power for p0 (6.10.3); penalty for p2 (3.5.5)"  # the events once the penalty goes to p2
 
 
@@ -193,6 +197,36 @@ CHECKS = [
     ("not_legal", "expect not legal p0 takes discard into 3", None, [
         ("listed", lambda w: w["legal"].append({"type": "take_discard", "player": 0, "slot": 3}),
          "not listed by legal_actions", "listed by legal_actions")]),
+    ("legal_is", 'expect legal raw {"type": "draw", "player": 0}', None, [
+        ("not listed", put("legal", []), "listed by legal_actions", "not listed by legal_actions")]),
+    ("not_legal", 'expect not legal raw {"type": "initial_peek", "player": 0, "slots": [1]}', None, [
+        ("listed", lambda w: w["legal"].append({"type": "initial_peek", "player": 0, "slots": [1]}),
+         "not listed by legal_actions", "listed by legal_actions")]),
+    ("state_is", "expect state pending.players is [1, 2]", None, [
+        ("another order", put("state.pending.players", [2, 1]), "[1, 2]", "[2, 1]"),
+        ("a path that leads nowhere", put("state.pending", {"kind": "window"}), "[1, 2]", "(missing)")]),
+    ("state_is", "expect state zones.1[1] is null", None, [
+        ("a card", put("state.zones.1.1", card("owl", 5)), "null", '{"card": "owl-5", "species": "owl"}'),
+        ("no such slot", put("state.zones.1", [card("sparrow")]), "null", "(missing)")]),
+    ("state_is", "expect state recycles is 1", None, [("true for 1", put("state.recycles", True), "1", "true")]),
+    ("state_is", f"expect state deck is {json.dumps([f'owl-{n}' for n in range(1, 30)])}",
+     put("state.deck", [f"owl-{n}" for n in range(1, 30)]), [
+        ("a long value, one card off", put("state.deck.3", "heron-1"), "deck as stated",
+         'deck[3]: "owl-4" -> "heron-1"')]),
+    ("view_is", 'expect view p2 zones.1[0] is {"card": "sparrow-1", "species": "sparrow"}', None, [
+        ("hidden", put("views.2.zones.1.0", HIDDEN), '{"card": "sparrow-1", "species": "sparrow"}',
+         '{"card": null, "species": null}')]),
+    ("view_is", "expect view p0 zones.1[0].card is null", None, [
+        ("shown to that player", put("views.0.zones.1.0", card("sparrow")), "null", '"sparrow-1"')]),
+    ("events_are", f"expect events are {json.dumps(EVENTS)}", None, [
+        ("another order", lambda w: w["events"].reverse(), f"[{POWER}, {PENALIZED}]", f"[{PENALIZED}, {POWER}]"),
+        ("an event fewer", lambda w: w["events"].pop(), f"[{POWER}, {PENALIZED}]", f"[{POWER}]"),
+        ("another player", put("events.1.player", 2), f"[{POWER}, {PENALIZED}]",
+         f"[{POWER}, {PENALIZED.replace('1}', '2}')}]")]),
+    ("events_are", f"expect events are {json.dumps(EVENTS, sort_keys=True)}",  # also and ruling are not compared
+     lambda w: w["events"][0].update(also=["6.1.5"], ruling="R-01"), []),
+    ("events_are", "expect events are []", put("events", []), [
+        ("an event", put("events", [PENALTY]), "[]", f"[{PENALIZED}]")]),
 ]
 
 
@@ -251,6 +285,15 @@ def _shuffle_species_missing() -> None:
 
 
 REJECT = "reject shielded: p2 plucks p0.1"
+
+
+RAW = 'reject malformed_action: raw {"type": "initial_peek", "player": 0, "slots": [1]}'
+
+
+def _raw_sent() -> None:
+    outcome, engine = judge(RAW, world_with(), refuse={1: "malformed_action"})
+    assert outcome.status == "pass", outcome.message
+    assert engine.actions()[-1] == {"type": "initial_peek", "player": 0, "slots": [1]}
 
 
 def _reject_changed(after: Callable[[dict], None], actual: str, count: int) -> None:
@@ -313,6 +356,9 @@ def _step_cases() -> list[Case]:
         Case(f"{REJECT}: refused but a card moved", "reject", "wrong", lambda: _reject_changed(
             put("state.zones.0.0", None), 'zones.0[0]: {"card": "owl-1", "species": "owl"} -> null', 1)),
         Case(f"{REJECT}: refused but 20 fields changed", "reject", "wrong", _many_changes),
+        Case(f"{RAW}: refused, sent as written", "reject", "right", _raw_sent),
+        Case(f"{RAW}: accepted", "reject", "wrong",
+             lambda: fails(RAW, world_with(), "refused: malformed_action", "accepted")),
         Case("expect reads the state after the latest action", "expect", "right",
              lambda: _state_after_the_action(True)),
         Case("expect reads the state after the latest action: unchanged", "expect", "wrong",

@@ -50,6 +50,16 @@ MUTANTS = [
     Mutant(CHECKS, 'return state["final_phase"] == check["value"]', "return True", "the final phase always holds"),
     Mutant(CHECKS, 'actual = species(state[check["what"]])', 'actual = species(state[check["what"]] or "shoebill-1")',
            "a missing drawn card passes"),
+    Mutant(CHECKS, 'at_path(state, check["path"])', 'at_path(state, check["path"].split(".")[0])',
+           "a state path is read at its first key only"),
+    Mutant(CHECKS, "if got is not MISSING and not diff(want, got):", "if want == got:", "raw JSON: true equals 1"),
+    Mutant(CHECKS, 'if isinstance(step, int) and isinstance(value, list) and step < len(value):',
+           'if isinstance(step, int) and isinstance(value, list):',
+           "a path past the end of an array crashes the judge"),
+    Mutant(CHECKS, "return [dict(e) for e in compared_events(events)]", "return events",
+           "events compared with their also and ruling"),
+    Mutant(CHECKS, "_compared(check[\"events\"]), _compared(events)", "_compared(check[\"events\"]), sorted("
+           "_compared(events), key=str)", "events compared in any order"),
     # --- run.py: steps ---
     Mutant(RUN, "        if changed:\n", "        if False:\n", "a reject step ignores a state change"),
     Mutant(RUN, 'diff(before, get(need["after"]))', "diff(before, before)", "a reject step compares the wrong states"),

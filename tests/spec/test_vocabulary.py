@@ -11,6 +11,7 @@ import pytest
 
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import ToAst, parse_script, parser
+from baobei_conform.runner.checks import KINDS
 from baobei_spec import SPEC_ROOT, default_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,9 +59,15 @@ def steps(statement: str) -> list[dict]:
 
 def test_steps_schema_enums_are_the_vocabulary():
     branches = {b["properties"]["op"]["const"]: b["properties"] for b in schema("steps.schema.json")["items"]["oneOf"]}
-    for op in ("apply", "reject"):
-        assert branches[op]["action"]["properties"]["type"]["enum"] == list(VOCABULARY.actions), op
+    assert branches["apply"]["action"]["properties"]["type"]["enum"] == list(VOCABULARY.actions)
+    statement, raw = branches["reject"]["action"]["anyOf"]  # a decision's statement, or raw JSON (any)
+    assert statement["properties"]["type"]["enum"] == list(VOCABULARY.actions) and "type" not in raw
     assert branches["expect"]["check"]["properties"]["what"]["enum"] == list(VOCABULARY.checks)
+
+
+def test_every_check_kind_is_registered_once_by_its_vocabulary_name():
+    """The judge's registry (runner/checks.py) and the vocabulary name the same kinds."""
+    assert sorted(KINDS) == sorted(VOCABULARY.checks)
 
 
 def test_expect_statement_forms_are_the_vocabulary():
