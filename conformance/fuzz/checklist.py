@@ -1,7 +1,7 @@
 """Which checks a fuzzing run made on an engine, and which held: the JSON's ``checks`` and the report's table.
 
-A run stops at its first problem, so one check at most is ``broken``; the others ``held`` for every action
-played (or are ``skipped`` with the reason: the engine lacks the capability, or the mode does not make them).
+A check with a problem of the run is ``broken``; the others ``held`` for every action played (or are ``skipped``
+with the reason: the engine lacks the capability, or the mode does not make them).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ CHECKS = (
 )
 
 
-def checklist(mode: str, capabilities, broken: str | None) -> list[dict]:
+def checklist(mode: str, capabilities, broken: set[str]) -> list[dict]:
     """The run's checks in a fixed order: ``{check, what, status: held | broken | skipped, reason}``."""
     caps = set(capabilities)
     out = []
@@ -42,7 +42,7 @@ def checklist(mode: str, capabilities, broken: str | None) -> list[dict]:
             continue
         if needs and needs not in caps:
             status, reason = "skipped", f"the engine does not offer the capability {needs!r}"
-        elif check == broken:
+        elif check in broken:
             status, reason = "broken", ""
         else:
             status, reason = "held", ""

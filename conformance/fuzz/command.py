@@ -20,7 +20,7 @@ from baobei_conform.fuzz.checklist import FUZZ_SCHEMA, checklist
 from baobei_conform.fuzz.jobs import EngineSpec, JobFailed, search_jobs
 from baobei_conform.fuzz.positions import load_corpus
 from baobei_conform.fuzz.reproduce import Reproducer, reproduce, scenario_text
-from baobei_conform.fuzz.search import DEFAULT_DATABASE, SearchResult
+from baobei_conform.fuzz.search import DEFAULT_DATABASE, Distinct, SearchResult
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Coverage, Trial
 from baobei_conform.options import default_suite, positive
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
                                               inputs=seed_folders(args.scenarios))):
         return 2
     began = time.monotonic()
-    result = SearchResult(None, Coverage(), 0.0, 0)  # what is known so far
+    result = SearchResult({}, Coverage(), 0.0, 0)  # what is known so far
     try:
         factory, described = engine_factory(None if args.command_line else args.engine, args.command_line,
                                             args.timeout)
@@ -90,12 +90,12 @@ def run(args: argparse.Namespace) -> int:
         engine = as_engine(factory())
     except KeyboardInterrupt:  # while it starts (a handshake that hangs): nothing played, on record
         result.interrupted = True
-        return _finish(args, result, None, described, [], began)
+        return _finish(args, result, {}, described, [], began)
     except Exception as exc:  # noqa: BLE001
         return _unstartable(exc)
     capabilities = sorted(getattr(engine, "capabilities", ()))
     spec = EngineSpec(None if args.command_line else args.engine, args.command_line, args.timeout)
-    reproducer = None
+    reproducers: dict[str, Reproducer] = {}  # by group
     try:
         scenarios = seed_folders(args.scenarios)
         starts, broken = load_corpus(scenarios) if scenarios else ((), ())
@@ -105,10 +105,10 @@ def run(args: argparse.Namespace) -> int:
                              seed=args.seed, derandomize=args.derandomize,
                              database=None if args.no_database else args.database,
                              starts=starts, players=args.players,
-                             differential=not args.invariants_only)
-        if result.found and not result.interrupted:
-            result.found = tighten(result.found, Trial(engine, differential=not args.invariants_only))
-            reproducer = reproduce(result.found, engine, described)
+                             differential=not args.invariants_only, distinct=None)
+        for group, seen in ([] if result.interrupted else list(result.problems.items())):
+            seen.found = tighten(seen.found, Trial(engine, differential=not args.invariants_only))
+            reproducers[group] = reproduce(seen.found, engine, described)
     except KeyboardInterrupt:  # outside the search (reading the corpus, tightening, reproducing): what it had
         result.interrupted = True
     except JobFailed as exc:
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         with signals.shielded():  # a signal while it stops kills it (signals.py): the outputs still follow
             engine.stop()
-    return _finish(args, result, reproducer, described, capabilities, began)
+    return _finish(args, result, reproducers, described, capabilities, began)
 
 
 def _unstartable(exc: Exception) -> int:
@@ -125,56 +125,66 @@ def _unstartable(exc: Exception) -> int:
     return 2
 
 
-def _finish(args: argparse.Namespace, result: SearchResult, reproducer: Reproducer | None, described: str,
+def _finish(args: argparse.Namespace, result: SearchResult, reproducers: dict[str, Reproducer], described: str,
             capabilities: list[str], began: float) -> int:
     """The outputs, written whole whatever signal comes now, and the exit code (2 when an output could not be
     written, a full disk, unless a signal cut the work short)."""
     with signals.shielded():
         if result.interrupted and not result.seconds:  # before the search began
             result.seconds = time.monotonic() - began
-        if result.found and reproducer is None:  # interrupted before it was reproduced
-            ident, text, count = scenario_text(result.found, described)
-            reproducer = Reproducer(ident, text, count, False, "interrupted before it was checked on the reference "
-                                                               "and on the engine")
-        unwritten = print_problems("fuzz", _write(args, result_document(result, reproducer, described, args,
-                                                                        capabilities), reproducer))
+        for group, seen in result.problems.items():
+            if group not in reproducers:  # interrupted before it was reproduced
+                ident, text, count = scenario_text(seen.found, described)
+                reproducers[group] = Reproducer(ident, text, count, False, "interrupted before it was checked on "
+                                                                           "the reference and on the engine")
+        document = result_document(result, reproducers, described, args, capabilities)
+        unwritten = print_problems("fuzz", _write(args, document, reproducers))
     if result.interrupted:
         return signals.exit_code()
-    return unwritten or (1 if result.found else 0)
+    return unwritten or (1 if result.problems else 0)
 
 
-def _write(args: argparse.Namespace, document: dict, reproducer: Reproducer | None) -> list[str]:
-    """The reproducer and the JSON, each renamed into place whole; the ones that could not be written."""
-    problems = []
-    if args.save and reproducer:
+def _write(args: argparse.Namespace, document: dict, reproducers: dict[str, Reproducer]) -> list[str]:
+    """The reproducers (one file each) and the JSON, each renamed into place whole; the ones that could not be
+    written."""
+    problems: list[str] = []
+    for entry in document["problems"] if args.save else ():
+        reproducer = reproducers[entry["group"]]
         path = Path(args.save) / f"{reproducer.id}.yaml"
-        problems = write_each([("--save", args.save, lambda: write_atomic(path, reproducer.text))])
-        if not problems:
-            document["problem"]["reproducer"]["path"] = str(path)
+        unwritten = write_each([("--save", args.save, lambda p=path, r=reproducer: write_atomic(p, r.text))])
+        problems += unwritten
+        if not unwritten:
+            entry["reproducer"]["path"] = str(path)
     problems += write_each([("--json", args.json, lambda: write_atomic(
         args.json, json.dumps(document, indent=2, ensure_ascii=False) + "\n"))])
     print(render(document))
     return problems
 
 
-def result_document(result: SearchResult, reproducer: Reproducer | None, engine: str, args,
+def _problem(seen: Distinct, reproducer: Reproducer | None) -> dict:
+    found = seen.found
+    return {
+        "check": found.problem.check,
+        "group": found.problem.group,
+        "games": seen.games,
+        "shrunk": seen.shrunk,
+        "message": found.problem.message,
+        "clauses": found.clauses,
+        "reproducer": None if reproducer is None else {
+            "id": reproducer.id, "actions": reproducer.actions, "verified": reproducer.verified,
+            "note": reproducer.note, "text": reproducer.text,
+        },
+    }
+
+
+def result_document(result: SearchResult, reproducers: dict[str, Reproducer], engine: str, args,
                     capabilities: list[str]) -> dict:
     """The run as JSON (``baobei-fuzz/1``, docs/fuzz.md): what was played, what the reference cited, the checks
-    made and which held, the problem and its reproducer, whether a signal cut it short."""
+    made and which held, every distinct problem (the most frequent first; ``problem`` is the first, or null) with
+    its reproducer, whether a signal cut it short."""
     normative = {c.id for c in default_spec().clauses.values() if c.kind == "normative"}
     cited = sorted(result.coverage.clauses)
-    problem = None
-    if result.found:
-        found = result.found
-        problem = {
-            "check": found.problem.check,
-            "message": found.problem.message,
-            "clauses": found.clauses,
-            "reproducer": None if reproducer is None else {
-                "id": reproducer.id, "actions": reproducer.actions, "verified": reproducer.verified,
-                "note": reproducer.note, "text": reproducer.text,
-            },
-        }
+    problems = [_problem(seen, reproducers.get(seen.found.problem.group)) for seen in result.ranked()]
     mode = "invariants" if args.invariants_only else "differential"
     return {
         "schema": FUZZ_SCHEMA,
@@ -193,8 +203,9 @@ def result_document(result: SearchResult, reproducer: Reproducer | None, engine:
         "failed_after_s": None if result.coverage.failed_at is None else round(result.coverage.failed_at, 3),
         "clauses_cited": cited,
         "normative_cited": len(normative & set(cited)),
-        "checks": checklist(mode, capabilities, result.found.problem.check if result.found else None),
-        "problem": problem,
+        "checks": checklist(mode, capabilities, {p["check"] for p in problems}),
+        "problem": problems[0] if problems else None,
+        "problems": problems,
         "notes": result.notes,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -207,19 +218,23 @@ def render(document: dict) -> str:
             f"{document['seconds']:.1f} s ({document['mode']}); {cited}")
     if document["interrupted"]:
         head += "\nINCOMPLETE: interrupted; what was played and found until then"
-    problem = document["problem"]
-    if problem is None:
+    problems = document["problems"]
+    if not problems:
         return head + "\nno problem found"
-    lines = [head, f"PROBLEM ({problem['check']}): {problem['message']}",
-             f"a game first failed {document['failed_after_s']:.1f} s into the search; shrinking followed"
-             if document["failed_after_s"] is not None else "a game failed"]
-    reproducer = problem["reproducer"]
-    if reproducer:
-        where = reproducer.get("path", "use --save DIR to keep it")
-        state = "passes on the reference and fails on the engine" if reproducer["verified"] else reproducer["note"]
-        lines.append(f"reproducer {reproducer['id']} ({reproducer['actions']} actions after its setup; {state}): "
-                     f"{where}")
-        if not reproducer.get("path"):
-            lines.append(reproducer["text"])
+    lines = [head, f"{len(problems)} distinct problem{'s' if len(problems) > 1 else ''}, the most frequent first"
+             + (f"; a game first failed {document['failed_after_s']:.1f} s into the search"
+                if document["failed_after_s"] is not None else "")]
+    for number, problem in enumerate(problems, 1):
+        games = f"{problem['games']} game{'s' if problem['games'] != 1 else ''}"
+        lines.append(f"PROBLEM {number} ({problem['group']}; {games}"
+                     f"{'' if problem['shrunk'] else ', not shrunk'}): {problem['message']}")
+        reproducer = problem["reproducer"]
+        if reproducer:
+            where = reproducer.get("path", "use --save DIR to keep it")
+            state = "passes on the reference and fails on the engine" if reproducer["verified"] else reproducer["note"]
+            lines.append(f"  reproducer {reproducer['id']} ({reproducer['actions']} actions after its setup; {state})"
+                         f": {where}")
+            if not reproducer.get("path"):
+                lines.append(reproducer["text"])
     lines += [f"note: {n}" for n in document["notes"]]
     return "\n".join(lines)

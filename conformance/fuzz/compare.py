@@ -1,16 +1,20 @@
 """What an engine must get right after every action: differences from the reference, and invariants.
 
 Each function returns a list of problems (empty when all holds), each a ``Problem`` that says what
-differs and, where the scenario language can state it, the ``expect`` lines that pin the reference's
-answer, so a found failure can be written as a scenario.
+differs, the ``expect`` lines that pin the reference's answer (readable ones where a check names the field, and
+always the exact raw JSON line: ``expect state PATH is JSON``, ``expect view pN PATH is JSON``,
+``expect events are JSON``), so a found failure can be written as a scenario, and its ``group``: the check and
+where (a JSON path's shape, an event kind, an action type), which tells one problem from another in a run.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from baobei_conform.runner.diff import first_difference
+from baobei_conform.runner.checks import at_path, json_text
+from baobei_conform.runner.diff import ABSENT, first_difference, first_leaf
 from baobei_spec.contract import compared_events
 
 CHANCE = ("deal", "recycle", "first_player")
@@ -21,6 +25,46 @@ class Problem:
     check: str  # state | events | view | legal_actions | refused | probe | cards | setup | determinism
     message: str
     expect: list[str] = field(default_factory=list)  # DSL expect lines stating the reference's answer
+    where: str = ""  # what tells it from another problem of its check: a path's shape, an event kind, a type
+
+    @property
+    def group(self) -> str:
+        """The problem's identity in a run: its check and where (``state zones.*[].card``)."""
+        return f"{self.check} {self.where}".strip()
+
+
+_LAST_STEP = re.compile(r"(\.[^.\[\]]+|\[\d+\])$")
+
+
+def differing_path(ref, eng) -> str | None:
+    """The path (``zones.1[2].card``, as runner/diff.py prints it) of the first place two JSON values differ,
+    taken up to what the reference has there (a key only the engine has: its parent object); None when they
+    agree. At that path the reference's value is the one to state: the engine's differs, or it has none."""
+    leaf = first_leaf(ref, eng)
+    if leaf is None:
+        return None
+    path, left, _ = leaf
+    if left is ABSENT:
+        path = _LAST_STEP.sub("", path)
+    if not path and isinstance(ref, dict) and ref:  # the whole value differs (the engine's is no object)
+        path = "." + next(iter(ref))
+    return path.lstrip(".") or None
+
+
+def path_shape(path: str) -> str:
+    """What a path says of the problem, without which slot, card or player: ``zones.1[2].card`` ->
+    ``zones.*[].card`` (keys with digits and array indices are where, not what)."""
+    steps = re.findall(r"\.?([^.\[\]]+)|(\[\d+\])", path)
+    return "".join("[]" if index else ("." if i else "") + ("*" if re.search(r"\d", key) else key)
+                   for i, (key, index) in enumerate(steps))
+
+
+def raw_line(prefix: str, ref, eng) -> tuple[list[str], str]:
+    """``expect PREFIX PATH is JSON`` at the first difference (no line when they agree), and the path's shape."""
+    path = differing_path(ref, eng)
+    if path is None:
+        return [], ""
+    return [f"expect {prefix} {path} is {json_text(at_path(ref, path))}"], path_shape(path)
 
 
 def _species(card) -> str | None:
@@ -84,6 +128,19 @@ def state_expectations(ref: dict, eng: dict) -> list[str]:
     return lines
 
 
+def state_problem(ref: dict, eng) -> Problem:
+    """The engine's canonical state differs from the reference's after an action."""
+    lines, shape = raw_line("state", ref, eng)
+    return Problem("state", first_difference(ref, eng), state_expectations(ref, eng) + lines, shape)
+
+
+def view_problem(player: int, ref: dict, eng) -> Problem:
+    """A player's view differs from the reference's."""
+    lines, shape = raw_line(f"view p{player}", ref, eng)
+    return Problem("view", f"p{player}'s view: " + first_difference(ref, eng),
+                   view_expectations(player, ref, eng) + lines, shape)
+
+
 def view_expectations(player: int, ref: dict, eng: dict) -> list[str]:
     """``expect pV sees ...`` lines for the zone cells the two views show differently."""
     lines = []
@@ -113,6 +170,19 @@ def event_difference(ref: list[dict], eng: list) -> str | None:
             return f"events: event {i + 1} ({ref[i].get('kind')}) {first_difference(dict(a), dict(b), 'event')}"
     return (f"events: the reference has {len(ref)} ({[event_key(e) for e in ref]}), the engine {len(eng)} "
             f"({[event_key(e) for e in eng if isinstance(e, dict)]})")
+
+
+def events_problem(ref: list[dict], eng: list) -> Problem | None:
+    """The engine's events of an action part from the reference's (``event_difference``), or None."""
+    parted = event_difference(ref, eng)
+    if parted is None:
+        return None
+    ours, theirs = compared_events(ref), compared_events([e if isinstance(e, dict) else {} for e in eng])
+    at = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs)))
+    differing = ref[at] if at < len(ref) else eng[at]
+    exact = "expect events are " + json_text([dict(e) for e in ours])
+    return Problem("events", parted, [*event_expectations(ref, eng), exact],
+                   str(differing.get("kind") if isinstance(differing, dict) else "not an event"))
 
 
 def event_expectations(ref: list[dict], eng: list[dict]) -> list[str]:

@@ -7,14 +7,38 @@ drawn card).
 
 from __future__ import annotations
 
+import json
+
+from lark import LarkError
+
+from baobei_conform.dsl.parse import ToAst, parser
 from baobei_conform.dsl.statements import statement
 from baobei_ref import actions as A
 
 
-def action_text(action: A.Action, species_of) -> str:
+def action_text(action: A.Action | dict, species_of) -> str:
     """One DSL statement for ``action`` (the DSL's own statement <-> action table); ``species_of(card id)`` names
-    shuffled cards."""
-    return statement(action.to_json(), species_of)
+    shuffled cards. An action no statement writes back exactly (a one-slot initial peek, a malformed one) is
+    ``raw JSON``, which a ``reject`` or an ``expect legal`` takes."""
+    wire = action.to_json() if isinstance(action, A.Action) else action
+    if isinstance(wire, dict) and wire.get("type") == "shuffle":
+        return statement(wire, species_of)  # by species: the scenario names the cards the engine shuffles
+    try:
+        text = statement(wire, species_of)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        text = None
+    if text is None or _read_back(text) != wire:
+        return "raw " + json.dumps(wire, ensure_ascii=False)
+    return text
+
+
+def _read_back(text: str):
+    """The action a statement parses to, or None when it does not parse to an action."""
+    try:
+        (act,) = ToAst().transform(parser().parse(text + "\n"))
+    except (LarkError, ValueError):
+        return None
+    return getattr(act, "action", None)
 
 
 def representable(state: dict) -> bool:

@@ -1,16 +1,16 @@
 """Several searches at once (``baobei-conform fuzz --jobs N``): one per process, each with its own engine.
 
-Job 0 runs in this process on the engine the command started; jobs 1..N-1 are spawned processes that start
-the engine the same way. Job k plays rounds k, k + N, ... (``search``), all until the same deadline. The first
-job to find a problem sets ``stop``: the others finish the round under way and end. Their coverage adds up;
-the problem found (job 0's first, then the lowest job's) is tightened and reproduced by the caller on job 0's
-engine, as with one job. A job that cannot run fails the run (``JobFailed``) unless a problem was found: a
-problem stands whatever happened to another job (it is checked again on job 0's engine), and the failure
-becomes a note.
+Job 0 runs in this process on the engine the command started; jobs 1..N-1 are spawned processes that start the
+engine the same way. Job k plays rounds k, k + N, ... (``search``), all until the same deadline. A job that has
+found the ``distinct`` problems asked for sets ``stop``: the others finish the round under way and end. Their
+coverage adds up, and so do their problems (by group: the games counted together, the shortest failure kept, job 0's
+first); every problem is tightened and reproduced by the caller on job 0's engine, as with one job. A job that
+cannot run fails the run (``JobFailed``) unless a problem was found: a problem stands whatever happened to another
+job (it is checked again on job 0's engine), and the failure becomes a note.
 
 A signal (signals.py) ends every job at once: the jobs are in the command's process group (a terminal's Ctrl-C
-reaches them) and are sent SIGTERM besides (a ``kill`` of the command alone); each kills its engine, reports what
-it played and found so far, and ends. The jobs start with both signals blocked until their handlers are set, so a
+reaches them) and are sent SIGTERM besides (a ``kill`` of the command alone); each kills its engine, reports what it
+played and found so far, and ends. The jobs start with both signals blocked until their handlers are set, so a
 signal that comes while one is still importing waits for it instead of printing a traceback.
 """
 
@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 
 from baobei_conform import signals
-from baobei_conform.fuzz.search import SearchResult, search
+from baobei_conform.fuzz.search import Distinct, SearchResult, enough, search
 from baobei_conform.fuzz.trial import Coverage, Found
 
 
@@ -53,7 +53,7 @@ def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
     options = {**options, "began": began, "jobs": jobs, "stop": stop}
     workers = [context.Process(target=_job, args=(spec, k, options, results), name=f"baobei-fuzz-{k}", daemon=True)
                for k in range(1, jobs)]
-    mine = SearchResult(None, Coverage(), 0.0, 0, interrupted=True)  # until job 0's search returns
+    mine = SearchResult({}, Coverage(), 0.0, 0, interrupted=True)  # until job 0's search returns
     reports: dict[int, tuple] = {}
     failures: list[str] = []
     try:
@@ -62,7 +62,7 @@ def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
                 worker.start()
         try:
             mine = search(engine, job=0, **options)  # interrupted: what it had
-            if mine.found or mine.interrupted:
+            if enough(mine, options.get("distinct", 1)) or mine.interrupted:
                 stop.set()
             if not mine.interrupted:
                 _collect(results, workers, stop, reports, failures)
@@ -79,7 +79,7 @@ def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
             if worker.is_alive():
                 worker.terminate()  # its engine is in its own process group: the job's handler kills it
     merged = _merged(mine, [reports[k] for k in sorted(reports)], time.monotonic() - began)
-    if failures and merged.found is None and not merged.interrupted:
+    if failures and not merged.problems and not merged.interrupted:
         raise JobFailed("; ".join(failures))
     merged.notes += [f"{failure} (the problem found by another job is reported all the same)" for failure in failures]
     return merged
@@ -98,11 +98,11 @@ def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
         factory, _ = engine_factory(spec.engine, spec.command, spec.timeout)
         engine = as_engine(factory())
         result = search(engine, job=job, **options)
-        if result.found:
+        if enough(result, options.get("distinct", 1)):
             options["stop"].set()
         _report(results, job, result)
     except KeyboardInterrupt:  # before the search began: nothing played
-        _report(results, job, SearchResult(None, Coverage(), 0.0, 0, interrupted=True))
+        _report(results, job, SearchResult({}, Coverage(), 0.0, 0, interrupted=True))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which fails the run
         options["stop"].set()  # the others (job 0 too) end after their round
         results.put((job, f"{type(exc).__name__}: {getattr(exc, 'message', exc)}", None, 0, [], None, False))
@@ -113,9 +113,9 @@ def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
 
 def _report(results, job: int, result: SearchResult) -> None:
     """A job's result for the parent (a problem as plain data: Found does not pickle)."""
-    found = result.found
-    results.put((job, None, result.coverage, result.rounds, result.notes, None if found is None else (
-        found.problem, found.start, found.actions, found.clauses, found.probe, found.code), result.interrupted))
+    problems = [(group, d.games, d.shrunk, (d.found.problem, d.found.start, d.found.actions, d.found.clauses,
+                                           d.found.probe, d.found.code)) for group, d in result.problems.items()]
+    results.put((job, None, result.coverage, result.rounds, result.notes, problems, result.interrupted))
 
 
 def _terminate(workers: list) -> None:
@@ -160,8 +160,9 @@ def _collect(results, workers: list, stop, reports: dict[int, tuple], failures: 
 def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchResult:
     coverage = Coverage(set(mine.coverage.clauses), mine.coverage.actions, mine.coverage.examples,
                         mine.coverage.failed_at)
-    found, rounds, notes, interrupted = mine.found, mine.rounds, list(mine.notes), mine.interrupted
-    for job, _, theirs, their_rounds, their_notes, problem, their_interruption in others:
+    problems = dict(mine.problems)
+    rounds, notes, interrupted = mine.rounds, list(mine.notes), mine.interrupted
+    for job, _, theirs, their_rounds, their_notes, their_problems, their_interruption in others:
         interrupted = interrupted or their_interruption
         coverage.clauses |= theirs.clauses
         coverage.actions += theirs.actions
@@ -170,6 +171,9 @@ def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchRe
             coverage.failed_at = theirs.failed_at
         rounds += their_rounds
         notes += [f"job {job}: {note}" for note in their_notes]
-        if found is None and problem is not None:
-            found = Found(*problem)
-    return SearchResult(found, coverage, seconds, rounds, notes, interrupted)
+        for group, games, shrunk, found in their_problems:
+            seen = problems.setdefault(group, Distinct(Found(*found)))
+            seen.better(Found(*found))
+            seen.games += games
+            seen.shrunk = seen.shrunk or shrunk
+    return SearchResult(problems, coverage, seconds, rounds, notes, interrupted)

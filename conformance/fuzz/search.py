@@ -1,10 +1,15 @@
-"""The search: Hypothesis drives the trials within a time budget and shrinks the first failure.
+"""The search: Hypothesis drives the trials within a time budget and shrinks one failure of every distinct problem.
 
 Examples run in rounds of ``ROUND`` examples, each round with its own seed (derived from ``seed``
 when ``derandomize`` is set, so CI runs are repeatable); the example database replays the last
-failures first. A failure is shrunk by Hypothesis, then written as a scenario (``reproduce``). A signal
-(Ctrl-C, SIGTERM: signals.py) ends the search with what it has: the coverage so far and the shortest failure
-seen, if any (mid-shrink, the best one yet).
+failures first. Problems are told apart by their ``group`` (the check and where: a JSON path's shape, an event
+kind, an action type, compare.py). The first game of a round that fails with a problem not seen yet makes it the
+round's problem: Hypothesis shrinks that game, and while it does, a game failing otherwise passes for it (so the
+shrinker never slips to another problem); a game failing with a problem already shrunk also passes, so the search
+goes on to find the others, counting how many games each problem failed. The search runs to the budget (or
+``distinct`` problems); every problem is then written as a scenario (``reproduce``), the most frequent first. A
+signal (Ctrl-C, SIGTERM: signals.py) ends the search with what it has: the coverage so far and every problem seen,
+each with its shortest failure (mid-shrink, the best one yet).
 Rounds are numbered: with several jobs (``jobs.py``) job k plays rounds k, k + jobs, ..., so
 ``--max-examples`` with ``--derandomize`` plays the same games whatever the number of jobs.
 """
@@ -33,20 +38,54 @@ DEFAULT_DATABASE = ".baobei-fuzz"
 
 
 @dataclass
+class Distinct:
+    """One distinct problem of a run: its shortest failure, how many generated games failed with it, and whether
+    Hypothesis shrank it (a problem seen only while another was shrunk, or when the budget ran out, is not)."""
+
+    found: Found
+    games: int = 0
+    shrunk: bool = False
+
+    def better(self, found: Found) -> None:
+        """Keep ``found`` when it is as short or shorter."""
+        if len(found.actions) <= len(self.found.actions):
+            self.found = found
+
+
+@dataclass
 class SearchResult:
-    found: Found | None
+    problems: dict[str, Distinct]  # by group
     coverage: Coverage
     seconds: float
     rounds: int
     notes: list[str] = field(default_factory=list)
     interrupted: bool = False  # by a signal: what was played (and found) until then
 
+    def ranked(self) -> list[Distinct]:
+        """The problems, the most frequent first (then in the order found)."""
+        return sorted(self.problems.values(), key=lambda d: -d.games)
+
+    @property
+    def found(self) -> Found | None:
+        """The most frequent problem's failure, if any."""
+        ranked = self.ranked()
+        return ranked[0].found if ranked else None
+
+
+@dataclass
+class _Round:
+    """The round under way: the problem it shrinks (None until a game fails with a new one)."""
+
+    target: str | None = None
+
 
 def search(engine, *, budget: float = 60.0, max_examples: int | None = None, seed: int | None = None,
            derandomize: bool = False, database: str | None = DEFAULT_DATABASE, scenarios: tuple[str, ...] = (),
            players=(2, 3, 4, 5, 6), differential: bool = True, starts: tuple[Start, ...] | None = None,
-           job: int = 0, jobs: int = 1, began: float | None = None, stop=None) -> SearchResult:
-    """Fuzz ``engine`` until a failure is found, ``budget`` seconds pass or ``max_examples`` have run.
+           job: int = 0, jobs: int = 1, began: float | None = None, stop=None,
+           distinct: int | None = 1) -> SearchResult:
+    """Fuzz ``engine`` until ``distinct`` problems are found (None: as many as there are), ``budget`` seconds pass
+    or ``max_examples`` have run.
 
     ``derandomize``: rounds are seeded from ``seed`` (0 by default) and the database is not read, so two
     runs play the same games; otherwise ``seed`` (when given) seeds the rounds and the database replays
@@ -60,26 +99,29 @@ def search(engine, *, budget: float = 60.0, max_examples: int | None = None, see
     if starts is None:
         starts = corpus(tuple(scenarios)) if scenarios else ()
     began = time.monotonic() if began is None else began
-    so_far = SearchResult(None, Coverage(), 0.0, 0)
+    so_far = SearchResult({}, Coverage(), 0.0, 0)
     try:
         trial = Trial(engine, starts, players, differential, so_far.coverage)
         db = DirectoryBasedExampleDatabase(str(Path(database))) if database else None
         with fewer_collections():
-            return _rounds(trial, so_far, db, budget, max_examples, seed, job, jobs, began, stop)
+            return _rounds(trial, so_far, db, budget, max_examples, seed, job, jobs, began, stop, distinct)
     except KeyboardInterrupt:
         so_far.interrupted, so_far.seconds = True, time.monotonic() - began
         return so_far
 
 
 def _rounds(trial: Trial, so_far: SearchResult, db, budget: float, max_examples: int | None, seed: int | None,
-            job: int, jobs: int, began: float, stop) -> SearchResult:
-    """The rounds until a failure, the budget or ``stop``; ``so_far`` is kept up to date for an interruption."""
-    coverage = so_far.coverage
+            job: int, jobs: int, began: float, stop, distinct: int | None) -> SearchResult:
+    """The rounds until ``distinct`` problems, the budget or ``stop``; ``so_far`` is kept up to date (for an
+    interruption) and returned."""
     for number in range(job, 1 << 62, jobs):
         examples = ROUND if max_examples is None else min(ROUND, max_examples - number * ROUND)
         if examples <= 0 or time.monotonic() - began >= budget or (stop is not None and stop.is_set()):
             break
-        test = given(st.data())(lambda data: _play(trial, so_far, data, began))
+        if enough(so_far, distinct):
+            break
+        under_way = _Round()
+        test = given(st.data())(lambda data: _play(trial, so_far, under_way, data, began))  # noqa: B023 - this round
         test = settings(max_examples=examples, deadline=None, database=db, derandomize=False,
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
                         verbosity=Verbosity.quiet,
@@ -92,26 +134,51 @@ def _rounds(trial: Trial, so_far: SearchResult, db, budget: float, max_examples:
         try:
             with _shrinking_for(shrink_limit):
                 test()
-        except Found as found:
-            return SearchResult(found, coverage, time.monotonic() - began, so_far.rounds)
+        except Found as found:  # the round's problem, shrunk
+            _seen(so_far, found).shrunk = True
         except FlakyFailure as exc:  # the engine did not fail the same way twice on the same game
             found = next((e for e in exc.exceptions if isinstance(e, Found)), None)
-            return SearchResult(found, coverage, time.monotonic() - began, so_far.rounds,
-                                ["the engine failed, then passed the same game: it is not deterministic"])
-    return SearchResult(None, coverage, time.monotonic() - began, so_far.rounds)
+            if found is not None:
+                _seen(so_far, found).shrunk = True
+            note = "the engine failed, then passed the same game: it is not deterministic"
+            if note not in so_far.notes:
+                so_far.notes.append(note)
+    so_far.seconds = time.monotonic() - began
+    return so_far
 
 
-def _play(trial: Trial, so_far: SearchResult, data, began: float) -> None:
-    """One example; the first failure's time is kept (what follows it is shrinking), and the shortest failure
-    seen (what an interrupted search reports)."""
+def enough(result: SearchResult, distinct: int | None) -> bool:
+    """Whether the search has shrunk the ``distinct`` problems asked for (None: never enough)."""
+    return distinct is not None and sum(d.shrunk for d in result.problems.values()) >= distinct
+
+
+def _seen(so_far: SearchResult, found: Found) -> Distinct:
+    """The problem ``found`` is a failure of, kept with its shortest failure."""
+    group = found.problem.group
+    seen = so_far.problems.get(group)
+    if seen is None:
+        seen = so_far.problems[group] = Distinct(found)
+    seen.better(found)
+    return seen
+
+
+def _play(trial: Trial, so_far: SearchResult, under_way: _Round, data, began: float) -> None:
+    """One example. A failure is raised (for Hypothesis to shrink) when it is the round's problem, or the round has
+    none yet and its problem is new; otherwise the game passes for Hypothesis. Every problem is kept with its
+    shortest failure (what an interrupted search reports) and the number of generated games it failed (those before
+    the round's problem: the games after it are the shrinker's); the first failure's time is kept."""
     try:
         trial.play(data)
     except Found as found:
         if trial.coverage.failed_at is None:
             trial.coverage.failed_at = time.monotonic() - began
-        if so_far.found is None or len(found.actions) <= len(so_far.found.actions):
-            so_far.found = found
-        raise
+        seen, group = _seen(so_far, found), found.problem.group
+        if under_way.target is None:
+            seen.games += 1
+            if not seen.shrunk:
+                under_way.target = group
+        if group == under_way.target:
+            raise
 
 
 @contextmanager

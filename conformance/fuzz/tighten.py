@@ -42,7 +42,8 @@ def tighten(found: Found, trial: Trial, attempts: int = 12) -> Found:
         try:
             trial.replay(later, found.actions[index:], found.probe)
         except Found as again:
-            if again.problem.check == found.problem.check:  # the same problem, said as first found
-                again.problem = Problem(found.problem.check, found.problem.message, again.problem.expect)
+            if again.problem.group == found.problem.group:  # the same problem, said as first found
+                again.problem = Problem(found.problem.check, found.problem.message, again.problem.expect,
+                                        found.problem.where)
                 return again
     return found

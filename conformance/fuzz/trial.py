@@ -187,19 +187,19 @@ def shaped(events: list) -> bool:
                for e in events)
 
 
-def _text(action: Action) -> str:
+def _text(action: Action | dict) -> str:
     return action_text(action, lambda card: card.rsplit("-", 1)[0])
 
 
 def _texts(actions: list) -> list[str]:
-    """DSL statements for the actions (JSON) that parse; an engine may list malformed ones."""
-    out = []
-    for action in actions:
-        try:
-            out.append(_text(action_from_json(action)))
-        except NOT_AN_ACTION:
-            continue
-    return out
+    """DSL statements for the actions (JSON); one no statement writes (an engine may list malformed ones) is raw."""
+    return [_text(action) for action in actions]
+
+
+def _type(action) -> str:
+    """An action's type, for grouping problems (whatever an engine listed)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    return kind if isinstance(kind, str) else "not an action"
 
 
 def species_order(action: Shuffle) -> list[str]:
@@ -383,10 +383,13 @@ class Trial:
             if applied[1] != code:
                 answer = "accepted it" if applied[1] is None else f"answered {applied[1]!r}"
                 self._found(compare.Problem("probe", f"{wrong.to_json()} must be refused with {code!r}; the engine "
-                                                     f"{answer}"), clauses, wrong, code, upto)
+                                                     f"{answer}", where=f"{_type(wrong.to_json())} {code}"),
+                            clauses, wrong, code, upto)
             if after != before:
                 self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
-                                            + first_difference(before, after)), clauses, wrong, code, upto)
+                                            + first_difference(before, after),
+                                            where=f"{_type(wrong.to_json())} changes the state"),
+                            clauses, wrong, code, upto)
         pipe.submit([("state",), ("apply", wrong.to_json()), ("state",)], check, [now, None, now])
 
     def _probe_alone(self, wrong: Action, legal: list[dict], before: dict) -> dict | None:
@@ -395,7 +398,8 @@ class Trial:
         applied, after = (_value(r) for r in execute(self.engine, [("apply", wrong.to_json()), ("state",)]))
         if applied[1] is None and wrong.to_json() not in legal:
             self._found(compare.Problem("legal_actions", f"apply accepts {wrong.to_json()}, which legal_actions "
-                                                         "does not list", [f"expect legal {_text(wrong)}"]))
+                                                         "does not list", [f"expect legal {_text(wrong)}"],
+                                        f"missing {_type(wrong.to_json())}"))
         if applied[1] is None:
             self.played.append(wrong)
             self.answers.append(None)
@@ -403,7 +407,9 @@ class Trial:
             return after
         if after != before:
             self._found(compare.Problem("probe", f"the refused {wrong.to_json()} changed the engine's state: "
-                                        + first_difference(before, after)), probe=wrong, code=applied[1])
+                                        + first_difference(before, after),
+                                        where=f"{_type(wrong.to_json())} changes the state"),
+                        probe=wrong, code=applied[1])
         return None
 
     def _try_listed(self, action: Action, state: dict) -> None:
@@ -412,7 +418,8 @@ class Trial:
                                                  ("state",)])
         if _value(applied)[1] is not None:
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
-            self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
+            self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"],
+                                        f"extra {_type(action.to_json())}"))
         if _value(back) != state:
             self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
                                         + first_difference(state, _value(back))))
@@ -425,10 +432,12 @@ class Trial:
         applied, state = _value(results[0]), _value(results[1])
         # A refusal first: it carries no events (None), so there is no shape to check.
         if applied[1] is not None and legal is None:
-            self._found(compare.Problem("refused", f"the engine refused the chance outcome {action.to_json()}"))
+            self._found(compare.Problem("refused", f"the engine refused the chance outcome {action.to_json()}",
+                                        where=_type(action.to_json())))
         if applied[1] is not None:  # the reproducer states the rules' answer: it passes on the reference
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
-            self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"]))
+            self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"],
+                                        f"extra {_type(action.to_json())}"))
         if self.events and not shaped(applied[0]):  # nothing to compare them with: their shape is checked
             self.answered = ([("apply", action.to_json())], [applied])
             if (unshaped := self._unshaped()) is None:
@@ -473,12 +482,13 @@ class Trial:
             self.answered = (calls, results)  # read below; made sense of only if reading them fails (_unshaped)
             if applied[1] is not None:
                 self._found(compare.Problem("refused", f"the engine refused {action.to_json()} with {applied[1]!r}; "
-                                                       "the reference accepts it"), clauses, upto=upto)
+                                                       "the reference accepts it", where=_type(action.to_json())),
+                            clauses, upto=upto)
             state = self.final = _value(results[1])
             problems = self._differences(events, applied[0] or [], expected, state, players, views,
                                          [_value(v) for v in results[2:2 + len(players)]])
             if listed is not None and results[-1] is not listed:
-                problems += self._legal({action_key(a): a for a in listed}, _value(results[-1]))
+                problems += self.legal_problems({action_key(a): a for a in listed}, _value(results[-1]))
             if problems:
                 self._found(problems[0], clauses, upto=upto)
         pipe.submit(calls, check,
@@ -487,21 +497,19 @@ class Trial:
     def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:
         """What the engine's answers to one action get wrong, the reference's being right."""
         problems = []
-        parted = compare.event_difference(events, engine_events) if self.events and engine_events is not events \
+        parted = compare.events_problem(events, engine_events) if self.events and engine_events is not events \
             else None
         if parted is not None:
-            problems.append(compare.Problem("events", parted, compare.event_expectations(events, engine_events)))
+            problems.append(parted)
         if state is not expected and state != expected:
-            problems.append(compare.Problem("state", first_difference(expected, state),
-                                            compare.state_expectations(expected, state)))
+            problems.append(compare.state_problem(expected, state))
         for player, want, view in zip(players, views, engine_views, strict=True):
             if view is not want and view != want:
-                problems.append(compare.Problem("view", f"p{player}'s view: " + first_difference(want, view),
-                                                compare.view_expectations(player, want, view)))
-        return sorted(problems, key=lambda p: not p.expect)  # first the one a reproducer scenario can state
+                problems.append(compare.view_problem(player, want, view))
+        return problems
 
     @staticmethod
-    def _legal(want: dict[bytes, dict], listed) -> list[compare.Problem]:
+    def legal_problems(want: dict[bytes, dict], listed) -> list[compare.Problem]:
         """The engine's legal actions against the reference's as sets (``want``: ``action_key`` -> action)."""
         got = {action_key(a): a for a in listed} if isinstance(listed, list) else {}
         if want.keys() == got.keys() and isinstance(listed, list):
@@ -512,7 +520,8 @@ class Trial:
                                                                           for line in _texts(missing)]
         message = (f"legal_actions lists {extra[:3]}, which the rules refuse" if extra else
                    f"legal_actions omits {missing[:3]}")
-        return [compare.Problem("legal_actions", message, lines[:4])]
+        where = f"extra {_type(extra[0])}" if extra else f"missing {_type(missing[0])}" if missing else "not a list"
+        return [compare.Problem("legal_actions", message, lines[:4], where)]
 
     def _replay_whole(self) -> None:
         """Determinism and the setup round trip: the same actions from the same start give the same state,

@@ -279,17 +279,20 @@ def test_the_command_saves_the_reproducer_and_reports_json(tmp_path, capsys):
                  str(out)]) == 0
     assert "no problem found" in capsys.readouterr().out
     assert json.loads(out.read_text(encoding="utf-8"))["failed_after_s"] is None
-    code = main(["fuzz", "--derandomize", "--budget", "90", "--no-database", "--save", str(save), "--json",
+    code = main(["fuzz", "--derandomize", "--budget", "10", "--no-database", "--save", str(save), "--json",
                  str(out), "--", sys.executable, str(WRONG), "--bug", "power_on_replaced_card"])
     assert code == 1
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert document["problem"]["check"] == "events" and document["problem"]["reproducer"]["verified"]
+    problems = document["problems"]
+    assert document["problem"] == problems[0] and problems[0]["check"] == "events"
+    assert [p["games"] for p in problems] == sorted((p["games"] for p in problems), reverse=True)  # most frequent first
+    assert len({p["group"] for p in problems}) == len(problems) and all(p["reproducer"]["verified"] for p in problems)
     assert checked(document, "fuzz.schema.json", str(out), "a fuzz document") is document  # what `report --fuzz` reads
     assert 0 < document["failed_after_s"] <= document["seconds"]  # the first failing game, before shrinking
-    [saved] = save.glob("*.yaml")
-    assert saved.name == document["problem"]["reproducer"]["id"] + ".yaml"
+    assert sorted(p.name for p in save.glob("*.yaml")) == sorted(p["reproducer"]["id"] + ".yaml" for p in problems)
     printed = capsys.readouterr().out
-    assert "PROBLEM (events)" in printed and f"a game first failed {document['failed_after_s']:.1f} s" in printed
+    assert f"PROBLEM 1 ({problems[0]['group']}; {problems[0]['games']} game" in printed
+    assert f"a game first failed {document['failed_after_s']:.1f} s" in printed
 
 
 @pytest.mark.parametrize("bad", [["--players", "7"], ["--budget", "0"]])

@@ -39,7 +39,7 @@ def _broken(document: dict) -> dict:
     doc = copy.deepcopy(document)
     doc["engine"] = HOSTILE
     doc["interrupted"] = True  # by a signal, mid-shrink
-    doc["checks"] = checklist("differential", ["events", "views"], "events")
+    doc["checks"] = checklist("differential", ["events", "views"], {"events"})
     doc["notes"] = [f"note {HOSTILE}"]
     doc["problem"] = {"check": "events", "message": f"events differ {HOSTILE}", "clauses": ["2.7.3", "<b>x</b>"],
                       "reproducer": {"id": "fuzz-events-1234abcd", "actions": 2, "verified": True,
@@ -102,10 +102,10 @@ def test_a_document_that_is_not_a_fuzz_run_is_refused_naming_the_file(tmp_path, 
 
 
 def test_checks_are_skipped_for_missing_capabilities_and_broken_where_the_problem_is():
-    rows = {c["check"]: c["status"] for c in checklist("differential", ["events", "views"], "view")}
+    rows = {c["check"]: c["status"] for c in checklist("differential", ["events", "views"], {"view"})}
     assert rows == {"state": "held", "events": "held", "view": "broken", "legal_actions": "skipped",
                     "refused": "held", "probe": "held", "setup": "held", "determinism": "held", "error": "held"}
-    alone = checklist("invariants", ["legal_actions"], "cards")
+    alone = checklist("invariants", ["legal_actions"], {"cards"})
     assert [(c["check"], c["status"]) for c in alone] == [
         ("events", "skipped"), ("view", "skipped"), ("cards", "broken"), ("legal_actions", "held"), ("probe", "held"),
         ("setup", "held"), ("determinism", "held"), ("error", "held")]
