@@ -2,10 +2,11 @@
 
 The fuzzer's own mutation test: for each ``--bug`` of ``examples/wrong_engine`` alone, a default
 ``baobei-conform fuzz --derandomize`` run (differential; with ``--invariants-only`` too for the
-misreadings the invariants must find without the reference). A bug counts as found when the run exits 1
-and its saved reproducer has at most ``MAX_ACTIONS`` actions after its setup, passes on the reference and
-fails on the wrong engine with that bug: checked again here by ``baobei-conform`` itself, on both engines,
-so the fuzzer's own verdict is not taken on trust. Prints a line per run and a summary; exits 1 when a bug
+misreadings the invariants must find without the reference). A bug counts as found when the run exits 1,
+every distinct problem it reports has a saved reproducer that passes on the reference and fails on the wrong
+engine with that bug (checked again here by ``baobei-conform`` itself, on both engines, so the fuzzer's own
+verdict is not taken on trust; none may be "cannot state"), and the most frequent one has at most
+``MAX_ACTIONS`` actions after its setup. Prints a line per run and a summary; exits 1 when a bug
 is missed. Each run is its own processes, one at a time (a run's speed is what it finds in its budget).
 """
 
@@ -61,22 +62,32 @@ def hunt(bug: str, budget: float, invariants_only: bool) -> Outcome:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or [""]
             return Outcome(bug, mode, False, seconds, f"exit {done.returncode}, no problem found {tail[0]}")
         document = json.loads(out.read_text(encoding="utf-8"))
-        problem = document["problem"]
-        reproducer = problem["reproducer"]
-        if reproducer is None or "path" not in reproducer:
-            return Outcome(bug, mode, False, seconds, f"{problem['check']}: no reproducer saved")
-        path = Path(reproducer["path"])
-        where = (f"{problem['check']}, a game failed {document['failed_after_s']:.1f} s into the search "
-                 f"({document['seconds']:.1f} s with shrinking), reproducer of {reproducer['actions']} actions")
-        if reproducer["actions"] > MAX_ACTIONS:
+        problems = document["problems"]
+        first = problems[0]["reproducer"]
+        where = (f"{len(problems)} problem(s), the first {problems[0]['group']}, a game failed "
+                 f"{document['failed_after_s']:.1f} s into the search ({document['seconds']:.1f} s with shrinking), "
+                 f"its reproducer of {first['actions'] if first else '?'} actions")
+        if first and first["actions"] > MAX_ACTIONS:
             return Outcome(bug, mode, False, seconds, f"{where}: more than {MAX_ACTIONS}")
-        if not reproducer["verified"]:
-            return Outcome(bug, mode, False, seconds, f"{where}: not verified ({reproducer['note']})")
-        on_reference, on_engine = _conform(path, []), _conform(path, engine)
-        if (on_reference, on_engine) != (0, 1):
-            return Outcome(bug, mode, False, seconds, f"{where}: baobei-conform exits {on_reference} on the "
-                                                      f"reference, {on_engine} on the engine (0 and 1 expected)")
-        return Outcome(bug, mode, True, seconds, f"{where}; passes on the reference, fails on the engine")
+        for problem in problems:
+            wrong = _unverified(problem, engine)
+            if wrong:
+                return Outcome(bug, mode, False, seconds, f"{where}: {problem['group']}: {wrong}")
+        return Outcome(bug, mode, True, seconds, f"{where}; every reproducer passes on the reference, fails on "
+                                                 "the engine")
+
+
+def _unverified(problem: dict, engine: list[str]) -> str:
+    """What is wrong with a problem's reproducer ("" when it was saved, verified, and baobei-conform agrees)."""
+    reproducer = problem["reproducer"]
+    if reproducer is None or "path" not in reproducer:
+        return "no reproducer saved"
+    if not reproducer["verified"]:
+        return f"not verified ({reproducer['note']})"
+    on_reference, on_engine = _conform(Path(reproducer["path"]), []), _conform(Path(reproducer["path"]), engine)
+    if (on_reference, on_engine) != (0, 1):
+        return f"baobei-conform exits {on_reference} on the reference, {on_engine} on the engine (0 and 1 expected)"
+    return ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'found' if outcome.found else 'MISSED':6} {bug} ({outcome.mode}) in {outcome.seconds:.1f} s: "
               f"{outcome.detail}", flush=True)
     found = sum(o.found for o in outcomes)
-    print(f"{found} of {len(outcomes)} runs found their misreading with a verified reproducer of at most "
+    print(f"{found} of {len(outcomes)} runs found their misreading, every reproducer verified, the first of at most "
           f"{MAX_ACTIONS} actions (budget {args.budget:g} s each)")
     if args.json:
         Path(args.json).write_text(json.dumps([o.__dict__ for o in outcomes], indent=2) + "\n", encoding="utf-8")

@@ -178,10 +178,12 @@ def _write_pages(report: Report, out: Path, impact: dict | None) -> Path:
     painter, faces = Painter(), Faces(report.spec)
     common["legend"] = legend(faces, painter)
     for run in report.fuzz:
-        if run.reproducer_file():
-            html = env.get_template("reproducer.html.j2").render(**common, root="../../", page_id="reproducer", run=run,
-                                                                 **_reproducer(run, out, report, painter, faces))
-            (out / run.reproducer_file(".html")).write_text(html, encoding="utf-8", newline="\n")
+        for found in run.problems:
+            if run.reproducer_file(found):
+                html = env.get_template("reproducer.html.j2").render(
+                    **common, root="../../", page_id="reproducer", run=run, found=found,
+                    **_reproducer(run, found, out, report, painter, faces))
+                (out / run.reproducer_file(found, ".html")).write_text(html, encoding="utf-8", newline="\n")
     for s in report.scenarios:
         html = scenario_template.render(**common, root="../", page_id="scenario", s=s,
                                         **_pictures(s, report, painter, faces), **_source(s))
@@ -210,20 +212,20 @@ def _pictures(s: ScenarioRow, report: Report, painter: Painter, faces: Faces) ->
     return {"positions": found, "pairs": {slug: pair for slug, pair in pairs.items() if pair is not None}}
 
 
-def _reproducer(run: FuzzRun, out: Path, report: Report, painter: Painter, faces: Faces) -> dict:
+def _reproducer(run: FuzzRun, found: dict, out: Path, report: Report, painter: Painter, faces: Faces) -> dict:
     """A fuzz reproducer drawn as a scenario page draws its scenario: loaded from the file the report wrote (a
     scenario file like any: safely, its errors shown), walked on the reference (it passes there when verified)."""
-    path = out / run.reproducer_file()
-    text = run.problem["reproducer"]["text"]
+    path = out / str(run.reproducer_file(found))
+    text = found["reproducer"]["text"]
     source = [{"line": i + 1, "text": line} for i, line in enumerate(text.rstrip("\n").split("\n"))]
-    found = {"file": path.name, "source": source, "positions": None, "problem": ""}
+    drawn = {"file": path.name, "source": source, "positions": None, "problem": ""}
     try:
         scenario = load_scenario(path, report.spec)
     except ScenarioError as exc:
-        return {**found, "problem": str(exc).replace(str(out) + "/", "")}
+        return {**drawn, "problem": str(exc).replace(str(out) + "/", "")}
     walked = exercise(scenario)
-    found["positions"] = positions(scenario, walked.walked, walked.error, report.spec, painter, {}, faces)
-    return found
+    drawn["positions"] = positions(scenario, walked.walked, walked.error, report.spec, painter, {}, faces)
+    return drawn
 
 
 def _source(s: ScenarioRow) -> dict:

@@ -24,17 +24,23 @@ class FuzzRun:
     summary: dict[str, str]  # budget, games, actions, ... as display strings
     checks: list[dict]  # {check, what, status, reason}
     cited: list[str]  # clauses the reference cited during the run
-    problem: dict | None  # {check, message, clauses, reproducer: {id, actions, verified, note, text, path} | None}
+    # the distinct problems, the most frequent first: {check, group, games, shrunk, message, clauses,
+    # reproducer: {id, actions, verified, note, text, path} | None}
+    problems: list[dict]
     notes: list[str]
     interrupted: bool = False  # a signal cut the run short: its figures are what it did until then
 
     @property
     def held(self) -> bool:
-        return self.problem is None
+        return not self.problems
 
-    def reproducer_file(self, suffix: str = ".yaml") -> str | None:
-        """Where the report keeps the reproducer's text (``.html``: its tables), relative to the report folder."""
-        reproducer = (self.problem or {}).get("reproducer")
+    @property
+    def checks_broken(self) -> list[str]:
+        return list(dict.fromkeys(p["check"] for p in self.problems))
+
+    def reproducer_file(self, problem: dict, suffix: str = ".yaml") -> str | None:
+        """Where the report keeps a problem's reproducer (``.html``: its tables), relative to the report folder."""
+        reproducer = problem.get("reproducer")
         return f"fuzz/{self.slug}/{slugify(reproducer['id'])}{suffix}" if reproducer else None
 
 
@@ -42,15 +48,14 @@ def _str(value) -> str:
     return "" if value is None else str(value)
 
 
-def _problem(raw: dict | None) -> dict | None:
-    if raw is None:
-        return None
+def _problem(raw: dict) -> dict:
     reproducer = raw.get("reproducer")
     if reproducer is not None:
         reproducer = {"id": reproducer["id"], "text": reproducer["text"], "actions": reproducer.get("actions"),
                       "verified": reproducer.get("verified") is True, "note": reproducer.get("note", ""),
                       "path": reproducer.get("path", "")}
-    return {"check": raw["check"], "message": raw["message"], "clauses": raw.get("clauses", []),
+    return {"check": raw["check"], "group": raw.get("group", raw["check"]), "games": raw.get("games"),
+            "shrunk": raw.get("shrunk", True), "message": raw["message"], "clauses": raw.get("clauses", []),
             "reproducer": reproducer}
 
 
@@ -70,7 +75,9 @@ def fuzz_run(document: dict, source: str, taken: set[str]) -> FuzzRun:
               for c in document["checks"]]
     return FuzzRun(slug=slugify(engine, taken, "engine"), engine=engine, source=source, mode=document["mode"],
                    summary={k: _str(v) for k, v in shown.items() if v is not None and v != ""},
-                   checks=checks, cited=document["clauses_cited"], problem=_problem(document["problem"]),
+                   checks=checks, cited=document["clauses_cited"],
+                   problems=[_problem(p) for p in document.get("problems", [document["problem"]] if document[
+                       "problem"] else [])],  # a run written before problems were listed: its one problem
                    notes=document["notes"], interrupted=document.get("interrupted", False))
 
 
@@ -104,10 +111,11 @@ def fuzz_rows(report) -> list[dict]:
 
 
 def write_reproducers(runs: list[FuzzRun], out: Path) -> None:
-    """Each run's reproducer scenario as a file of the report, so the page links to a scenario a user can keep."""
+    """Each run's reproducer scenarios as files of the report, so the page links to scenarios a user can keep."""
     for run in runs:
-        where = run.reproducer_file()
-        if where:
-            path = out / where
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(run.problem["reproducer"]["text"], encoding="utf-8", newline="\n")
+        for problem in run.problems:
+            where = run.reproducer_file(problem)
+            if where:
+                path = out / where
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(problem["reproducer"]["text"], encoding="utf-8", newline="\n")

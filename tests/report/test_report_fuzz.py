@@ -45,6 +45,7 @@ def _broken(document: dict) -> dict:
                       "reproducer": {"id": "fuzz-events-1234abcd", "actions": 2, "verified": True,
                                      "note": f"fail on the engine {HOSTILE}",
                                      "text": f"id: fuzz-events-1234abcd\ntitle: '{HOSTILE}'\nscript: |\n  p0 draws\n"}}
+    doc["problems"] = [doc["problem"]]  # one object: a change to the problem is a change to the list's first
     return doc
 
 
@@ -163,3 +164,21 @@ def test_a_reproducer_is_drawn_step_by_step_on_a_page_of_its_own(tmp_path):
     assert len(pictures) == 6 and all(sorted(f["rows"]) == [0, 1, 2] for f in pictures)
     assert 'id="L18"' in drawn and 'href="#L18"' in drawn  # each step links to its line of the scenario shown below
     assert '<a href="fuzz-state-0000abcd.yaml">' in drawn and (out / links[1]).with_suffix(".yaml").is_file()
+
+
+def test_every_problem_of_a_run_is_shown_with_its_reproducer_most_frequent_first(tmp_path):
+    suite = _suite(tmp_path)
+    doc = _broken(_fuzz(tmp_path, suite))
+    second = copy.deepcopy(doc["problem"])
+    second.update(check="state", group="state pending.kind", games=1, shrunk=False, message="pending differs")
+    second["reproducer"] = {**second["reproducer"], "id": "fuzz-state-5678abcd"}
+    doc["problems"] = [{**doc["problem"], "group": "events power", "games": 7, "shrunk": True}, second]
+    (tmp_path / "two.json").write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "report"
+    assert report_main(["--out", str(out), "--scenarios", str(suite), "--fuzz", str(tmp_path / "two.json")]) == 0
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "2 problems (events, state)" in html
+    first, other = html.index("<code>events power</code> <span class=\"muted\">(7 games)"), html.index(
+        "<code>state pending.kind</code> <span class=\"muted\">(1 game, not shrunk)")
+    assert first < other and html.index("fuzz-events-1234abcd") < html.index("fuzz-state-5678abcd")
+    assert len(list((out / "fuzz").rglob("*.yaml"))) == 2
