@@ -16,6 +16,14 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class SetupState:
+    """A canonical state written as JSON (``setup raw JSON``): any position the protocol can carry."""
+
+    line: int
+    state: object
+
+
+@dataclass(frozen=True)
 class NewGame:
     """Round one from scratch: the first player and the deal are chance outcomes to supply."""
 
@@ -68,4 +76,4 @@ class Under:
     statements: tuple[Act | Reject | Expect, ...]
 
 
-Statement = Setup | NewGame | Act | Reject | Expect | Under
+Statement = Setup | SetupState | NewGame | Act | Reject | Expect | Under

@@ -13,11 +13,11 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
+from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, SetupState, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.overrides import rule_overrides
 from baobei_spec import default_spec
-from baobei_spec.position import MalformedState, PositionRules, SetupOptions, build_position
+from baobei_spec.position import MalformedState, PositionRules, SetupOptions, build_position, check_position
 
 
 @cache
@@ -53,6 +53,16 @@ def _setup_step(stmt: Setup) -> dict:
     return step
 
 
+def _state_step(stmt: SetupState) -> dict:
+    """``setup raw JSON``: the state as written, once the one validator (``check_position``) takes it for a position
+    of the game; one it refuses is an error at its line."""
+    try:
+        check_position(stmt.state, _spec_rules())
+    except MalformedState as exc:
+        raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
+    return {"op": "setup", "line": stmt.line, "state": stmt.state}
+
+
 def _steps(statements: list[Statement]) -> list[dict]:
     steps: list[dict] = []
     for stmt in statements:
@@ -60,6 +70,8 @@ def _steps(statements: list[Statement]) -> list[dict]:
             steps += [{**step, "under": [stmt.ruling, *stmt.readings]} for step in _steps(list(stmt.statements))]
         elif isinstance(stmt, Setup):
             steps.append(_setup_step(stmt))
+        elif isinstance(stmt, SetupState):
+            steps.append(_state_step(stmt))
         elif isinstance(stmt, NewGame):
             steps.append({"op": "new_game", "line": stmt.line, "players": stmt.players}
                          | ({"code": stmt.code} if stmt.code else {}))

@@ -8,6 +8,8 @@ against the table the script sets up (``setup`` zones or ``new game N players``)
 
 from __future__ import annotations
 
+import json
+
 from lark import Token, Tree
 
 from baobei_conform.dsl.errors import nearest
@@ -64,6 +66,8 @@ def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
         if stmt.data == "setup":
             zones = {int(z.children[0][1:]): len(z.children) - 1 for z in stmt.children if z.data == "zone"}
             table = _Table(zones, largest_hand, exact=True)
+        elif stmt.data == "setup_raw":
+            table = _raw_table(str(stmt.children[0]), largest_hand)
         elif stmt.data == "new_game":
             table = _Table(dict.fromkeys(range(int(stmt.children[0])), 0), largest_hand, exact=False)
         # A refused or unlisted action may name a player or slot that cannot exist: that may be its point.
@@ -75,6 +79,16 @@ def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
             table.exact = False  # from here on, zones may have been dealt again or grown
             table.actions += stmt.data == "act"
     return problems
+
+
+def _raw_table(text: str, largest_hand: int) -> _Table | None:
+    """The seats and slots of ``setup raw JSON`` (None, so nothing is checked, when it holds no zones: the compiler
+    refuses that state)."""
+    try:
+        zones = json.loads(text).get("zones")
+        return _Table({int(p): len(zone) for p, zone in zones.items()}, largest_hand, exact=True)
+    except (ValueError, RecursionError, AttributeError, TypeError):
+        return None
 
 
 CARD_FIELDS = ("card", "reference", "cards")  # event fields whose word value names a species

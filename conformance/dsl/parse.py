@@ -9,7 +9,18 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
 from baobei_conform.dsl import statements
-from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies, Statement, Under
+from baobei_conform.dsl.ast import (
+    Act,
+    Check,
+    Expect,
+    NewGame,
+    Reject,
+    Setup,
+    SetupState,
+    ShuffleSpecies,
+    Statement,
+    Under,
+)
 from baobei_conform.dsl.bounds import number_problems
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.names import name_problems
@@ -78,6 +89,9 @@ class ToAst(Transformer):
             else:
                 options[key] = value
         return Setup(meta.line, options)
+
+    def setup_raw(self, meta, c):
+        return SetupState(meta.line, json.loads(c[0]))
 
     def zone(self, meta, c):
         return "zones", {_player(c[0]): [s for s in c[1:]]}

@@ -39,16 +39,15 @@ _LAST_STEP = re.compile(r"(\.[^.\[\]]+|\[\d+\])$")
 def differing_path(ref, eng) -> str | None:
     """The path (``zones.1[2].card``, as runner/diff.py prints it) of the first place two JSON values differ,
     taken up to what the reference has there (a key only the engine has: its parent object); None when they
-    agree. At that path the reference's value is the one to state: the engine's differs, or it has none."""
+    agree. At that path the reference's value is the one to state: the engine's differs, or it has none.
+    ``.``: the whole value."""
     leaf = first_leaf(ref, eng)
     if leaf is None:
         return None
     path, left, _ = leaf
     if left is ABSENT:
         path = _LAST_STEP.sub("", path)
-    if not path and isinstance(ref, dict) and ref:  # the whole value differs (the engine's is no object)
-        path = "." + next(iter(ref))
-    return path.lstrip(".") or None
+    return path.lstrip(".") or "."  # "." the whole value (a key only the engine has, at the top)
 
 
 def path_shape(path: str) -> str:
@@ -132,6 +131,14 @@ def state_problem(ref: dict, eng) -> Problem:
     """The engine's canonical state differs from the reference's after an action."""
     lines, shape = raw_line("state", ref, eng)
     return Problem("state", first_difference(ref, eng), state_expectations(ref, eng) + lines, shape)
+
+
+def setup_problem(state: dict, back) -> Problem:
+    """``setup(state)`` then ``state()`` does not give ``state`` back (the reference's does): stated from a raw setup
+    of that state (``setup raw JSON``, the problem's start)."""
+    lines, shape = raw_line("state", state, back)
+    return Problem("setup", "setup(state()) does not give the state back: " + first_difference(state, back), lines,
+                   shape)
 
 
 def view_problem(player: int, ref: dict, eng) -> Problem:

@@ -8,6 +8,7 @@ plays a given action list the same way (to tighten a found failure to a short sc
 
 from __future__ import annotations
 
+import json
 import random
 from collections import deque
 from dataclasses import dataclass, field
@@ -420,9 +421,7 @@ class Trial:
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
             self._found(compare.Problem("legal_actions", message, [f"expect not legal {_text(action)}"],
                                         f"extra {_type(action.to_json())}"))
-        if _value(back) != state:
-            self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
-                                        + first_difference(state, _value(back))))
+        self._set_up_again(state, _value(back))
 
     def _params(self) -> dict | None:
         return (self.start.step or {}).get("params") if self.start else None
@@ -541,6 +540,13 @@ class Trial:
                                                        f"another game: {where}"))
         back = execute(self.engine, [("setup", self.final, (start.step or {}).get("params")), ("state",)],
                        [None, self.final])
-        if _value(back[1]) != self.final:
-            self._found(compare.Problem("setup", "setup(state()) does not give the state back: "
-                                        + first_difference(self.final, _value(back[1]))))
+        self._set_up_again(self.final, _value(back[1]))
+
+    def _set_up_again(self, state: dict, back) -> None:
+        """``back``, the engine's state once set up at its own ``state``, must be ``state``. The problem starts from
+        that state set up raw (``setup raw JSON``), so its reproducer states it whatever the position."""
+        if back == state:
+            return
+        start = Start(len(state.get("zones") or {}), "setup raw " + json.dumps(state, ensure_ascii=False),
+                      {"op": "setup", "state": state, "params": self._params()})
+        raise Found(compare.setup_problem(state, back), start, [], [])

@@ -297,7 +297,7 @@ MISSING = object()
 
 def path_steps(path: str) -> list[str | int]:
     """``zones.1[2].card`` -> ``["zones", "1", 2, "card"]``: keys of objects, indices of arrays (from 0), the
-    paths ``runner/diff.py`` prints."""
+    paths ``runner/diff.py`` prints; ``.`` -> ``[]``, the whole value."""
     return [int(index) if index else key for key, index in _STEP.findall(path)]
 
 

@@ -320,3 +320,28 @@ def test_the_installed_suite_seeds_the_search_from_any_folder(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)  # an engine's own repository: no scenarios folder here
     assert [Path(p).resolve() for p in seed_folders(None)] == [SUITE_ROOT.resolve()]
     assert seed_folders([str(tmp_path / "missing"), str(tmp_path)]) == (str(tmp_path),)
+
+
+class ForgetsTheWinner(ReferenceEngine):
+    """The reference, except that set up at a game already won it forgets the winner (its own play keeps it): only
+    setup(state()) shows it."""
+
+    lost = False
+
+    def setup(self, state, params=None):
+        self.lost = state.get("winner") is not None
+        return super().setup(state, params)
+
+    def state(self):
+        state = super().state()
+        return {**state, "winner": None} if self.lost else state
+
+
+def test_a_setup_that_loses_part_of_the_state_is_reproduced_from_that_state_set_up_raw():
+    engine = ForgetsTheWinner()
+    result = search(engine, max_examples=40, budget=120, players=(2,), **QUICK)
+    assert result.found and result.found.problem.check == "setup", result.found and result.found.problem
+    reproducer = reproduce(result.found, engine, "forgets the winner")
+    assert "setup raw {" in reproducer.text and "expect state winner is " in reproducer.text
+    assert reproducer.verified, reproducer.note
+    assert not reproduce(result.found, ReferenceEngine(), "the reference").verified  # it passes there

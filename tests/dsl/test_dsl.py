@@ -228,3 +228,16 @@ def test_raw_json_is_sent_as_written_and_judged_as_json(tmp_path):
     wrong = script.replace('"player": 0}]', '"player": 1}]')
     outcome = run_scenario(load_scenario(_write(tmp_path, "raw", wrong)), ReferenceEngine())
     assert (outcome.status, outcome.line) == ("fail", 16)
+
+
+def test_a_raw_setup_is_checked_by_the_one_validator_and_sent_as_written(tmp_path):
+    state = load_scenario(_write(tmp_path, "blk", SETUP + "p0 draws\n")).steps[0]["state"]
+    raw = load_scenario(_write(tmp_path, "raw", f"setup raw {json.dumps(state)}\np0 draws\nexpect p0 has 3 cards\n"))
+    assert raw.steps[0] == {"op": "setup", "line": 1, "state": state}
+    assert run_scenario(raw, ReferenceEngine()).status == "pass"
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, "bad", f"setup raw {json.dumps({**state, 'shield': 'up'})}\np0 draws\n"))
+    assert err.value.line == 5 and "impossible setup: shield" in err.value.message
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, "far", f"setup raw {json.dumps(state)}\nexpect p7 has 3 cards\n"))
+    assert "p7 is not at the table: the scenario seats 3 players" in err.value.message

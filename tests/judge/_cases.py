@@ -326,6 +326,16 @@ def _setup(right: bool) -> None:
         assert outcome.status == "error" and "closed its output" in outcome.message
 
 
+def _setup_raw(right: bool) -> None:
+    """``setup raw JSON`` sends that state, exactly (a position the DSL's block built, written out as JSON)."""
+    state = scenario(TABLE).steps[0]["state"]
+    engine = Double(world_with(), broken=None if right else "setup")
+    script = f"setup raw {json.dumps(state)}\nexpect state recycles is 1\n"
+    outcome = run_scenario(scenario(script), InProcess(engine))
+    assert engine.received[0] == ("setup", state, None)
+    assert outcome.status == ("pass" if right else "error"), outcome.message
+
+
 def _new_game(right: bool) -> None:
     engine = Double(world_with(), broken=None if right else "new_game")
     outcome = run_scenario(scenario("new game 3 players\nexpect pending window p1 p2\n"), InProcess(engine))
@@ -365,6 +375,8 @@ def _step_cases() -> list[Case]:
              lambda: _state_after_the_action(False)),
         Case("setup: the compiled state is sent", "setup", "right", lambda: _setup(True)),
         Case("setup: the engine breaks", "setup", "wrong", lambda: _setup(False)),
+        Case("setup raw: the JSON state is sent as written", "setup", "right", lambda: _setup_raw(True)),
+        Case("setup raw: the engine breaks", "setup", "wrong", lambda: _setup_raw(False)),
         Case("new game: the player count is sent", "new_game", "right", lambda: _new_game(True)),
         Case("new game: the engine breaks", "new_game", "wrong", lambda: _new_game(False)),
         Case("an event check without the events capability", "event", "wrong",
