@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from baobei_conform.fuzz.checklist import CHECKS
 from baobei_conform.runner.checks import at_path, json_text
 from baobei_conform.runner.diff import ABSENT, first_difference, first_leaf
 from baobei_spec.contract import compared_events
@@ -22,10 +23,14 @@ CHANCE = ("deal", "recycle", "first_player")
 
 @dataclass
 class Problem:
-    check: str  # state | events | view | legal_actions | refused | probe | cards | setup | determinism
+    check: str  # the name of a registered fuzzer check (checklist.CHECKS)
     message: str
     expect: list[str] = field(default_factory=list)  # DSL expect lines stating the reference's answer
     where: str = ""  # what tells it from another problem of its check: a path's shape, an event kind, a type
+
+    def __post_init__(self) -> None:
+        if self.check not in CHECKS:
+            raise ValueError(f"{self.check!r} is no fuzzer check (checklist.CHECKS)")
 
     @property
     def group(self) -> str:

@@ -345,3 +345,18 @@ def test_a_setup_that_loses_part_of_the_state_is_reproduced_from_that_state_set_
     assert "setup raw {" in reproducer.text and "expect state winner is " in reproducer.text
     assert reproducer.verified, reproducer.note
     assert not reproduce(result.found, ReferenceEngine(), "the reference").verified  # it passes there
+
+
+def test_every_problem_the_fuzzer_raises_is_of_a_registered_check_and_every_check_is_raised():
+    """checklist.CHECKS is the one list of the fuzzer's checks: the JSON's and the report's table come from it, and
+    a Problem of any other name is refused."""
+    import re
+
+    from baobei_conform.fuzz.checklist import CHECKS
+    from baobei_conform.fuzz.compare import Problem
+
+    source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "conformance" / "fuzz").glob("*.py"))
+    raised = set(re.findall(r'Problem\(\s*"(\w+)"', source))
+    assert raised == set(CHECKS)
+    with pytest.raises(ValueError, match="no fuzzer check"):
+        Problem("stat", "a typo")
