@@ -360,3 +360,20 @@ def test_every_problem_the_fuzzer_raises_is_of_a_registered_check_and_every_chec
     assert raised == set(CHECKS)
     with pytest.raises(ValueError, match="no fuzzer check"):
         Problem("stat", "a typo")
+
+
+def test_one_search_finds_and_shrinks_each_of_two_independent_misreadings():
+    """Two bugs at once (a power after a replaced card, pelicans that do not match): one search reports both, each
+    shrunk on its own (the shrinker never slips from one to the other), the most frequent first."""
+    sys.path.insert(0, str(WRONG.parent))
+    from engine import BUGS
+
+    engine = ReferenceEngine(variants=[BUGS["power_on_replaced_card"][0], BUGS["pelicans_dont_match"][0]])
+    result = search(engine, max_examples=10, budget=120, distinct=None, **QUICK)
+    shrunk = {group: seen for group, seen in result.problems.items() if seen.shrunk}
+    assert {"events power", "events pluck"} <= set(shrunk), result.problems
+    assert all(seen.found.problem.group == group for group, seen in result.problems.items())
+    assert [d.games for d in result.ranked()] == sorted((d.games for d in result.ranked()), reverse=True)
+    assert result.found is result.ranked()[0].found
+    for group in ("events power", "events pluck"):
+        assert len(shrunk[group].found.actions) <= 12, group
