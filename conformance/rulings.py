@@ -8,6 +8,11 @@ the switched reference: how many diverge, and after how many actions. Then the c
 both ways: a scenario that changes under a ruling's alternative must cite the ruling, and a scenario
 citing a ruling with measured alternatives must change under one of them or say why in its
 ``ruling_notes``.
+
+Each switch reading also gets a witness game (witness.py): the shortest game found in which it and the adopted
+reading part ways, written as a scenario with an ``under`` block per reading. Witnesses found earlier
+(conformance/witnesses.json) are re-verified and reused; ``--search`` looks for every one afresh.
+``--review OUT`` writes the review packet (review.py): a page per ruling for a rules team.
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ import random
 import statistics
 import sys
 
+from baobei_conform import review
 from baobei_conform.harness import Selection, load_suite, run_suite
 from baobei_conform.options import default_suite
 from baobei_conform.outputs import output_problems, print_problems, write_atomic, write_each
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.scenario import Scenario
+from baobei_conform.table import Faces, text
+from baobei_conform.witness import WITNESS_BUDGET, read_cache, tables, witness_for
 from baobei_ref import Game, RuleError
 from baobei_ref.playout import CHANCE
 from baobei_spec import Ruling, default_spec
@@ -77,7 +85,7 @@ def random_play(rulings: dict[str, str], budget: dict) -> dict:
             "earliest": min(hit, default=None), "median": statistics.median(hit) if hit else None}
 
 
-def _reading(r: Ruling, reading, baseline: dict, scenarios, budget: dict) -> dict:
+def _reading(r: Ruling, reading, baseline: dict, scenarios, budget: dict, cache: dict) -> dict:
     out = {"id": reading.id, "text": reading.text, "adopted": reading.id == r.adopted, "switch": reading.switch,
            "supports": list(reading.supports), "contradicts": list(reading.contradicts)}
     out["measured"] = reading.switch  # the adopted reading is the baseline; other readings need a switch
@@ -85,21 +93,28 @@ def _reading(r: Ruling, reading, baseline: dict, scenarios, budget: dict) -> dic
         changed = verdicts(scenarios, {r.id: reading.id})
         out["changed_scenarios"] = sorted(s for s, status in changed.items() if status != baseline.get(s))
         out["random_play"] = random_play({r.id: reading.id}, budget) if budget["games"] else None
+        out["witness"] = witness_for(r, reading.id, scenarios, budget["witness"], cache)
     return out
 
 
-def impact(scenarios: list[Scenario], budget: dict = BUDGET) -> dict:
-    """The whole review document: every ruling, its readings, their measured impact, the consistency check."""
+def impact(scenarios: list[Scenario], budget: dict | None = None, cache: dict | None = None) -> dict:
+    """The whole review document: every ruling, its readings, their measured impact and witness games, the
+    consistency check. ``cache``: witnesses found earlier (``witness.read_cache``), reused while they hold."""
+    budget = budget or {**BUDGET, "witness": WITNESS_BUDGET}
+    cache = {} if cache is None else cache
     baseline = verdicts(scenarios, {})
     rulings = []
     for r in default_spec().rulings.values():
         rulings.append({
             "id": r.id, "status": r.status, "question": r.question, "adopted": r.adopted, "clauses": list(r.clauses),
             "cited_by": sorted(s.id for s in scenarios if r.id in s.rulings),
-            "readings": [_reading(r, reading, baseline, scenarios, budget) for reading in r.readings],
+            "readings": [_reading(r, reading, baseline, scenarios, budget, cache) for reading in r.readings],
         })
     failing = sorted(s for s, v in baseline.items() if v != "pass")
-    doc = {"schema": SCHEMA, "budget": budget, "baseline_failures": failing, "rulings": rulings}
+    switched = [rd for r in rulings for rd in r["readings"] if "witness" in rd]
+    witnessed = sum(bool(rd["witness"].get("verified")) for rd in switched)
+    doc = {"schema": SCHEMA, "budget": budget, "baseline_failures": failing, "rulings": rulings,
+           "witnesses": {"switch_readings": len(switched), "verified": witnessed}}
     doc["consistency"] = consistency(doc, scenarios)
     return doc
 
@@ -124,9 +139,12 @@ def consistency(doc: dict, scenarios: list[Scenario]) -> list[str]:
 
 def render(doc: dict) -> str:
     """The review for a terminal: per ruling, each reading with its lines and measured impact."""
-    b = doc["budget"]
+    b, w = doc["budget"], doc["witnesses"]
+    faces = Faces()
     lines = [f"random play: {b['games']} games per switched reading (seed {b['seed']}, at most "
-             f"{b['max_actions']} actions, BAO called with chance {b['bao_chance']})"]
+             f"{b['max_actions']} actions, BAO called with chance {b['bao_chance']})",
+             f"witness games: {w['verified']} of {w['switch_readings']} switch readings (search budget per reading: "
+             f"{b['witness']['max_examples']} examples or {b['witness']['seconds']} s, seed {b['witness']['seed']})"]
     for r in doc["rulings"]:
         lines.append(f"{r['id']} ({r['status']}): {r['question']}")
         for rd in r["readings"]:
@@ -141,10 +159,25 @@ def render(doc: dict) -> str:
                     when = f", earliest after {rp['earliest']} actions, median {rp['median']}" if rp["diverged"] else ""
                     lines.append(f"      random play: {rp['diverged']}/{rp['games']} games diverge (rate "
                                  f"{rp['rate']}){when}")
+                lines += witness_lines(rd["witness"], faces)
     problems = doc["consistency"]
     lines.append("consistency: " + ("ok" if not problems else f"{len(problems)} problems"))
     lines += [f"  {p}" for p in problems]
     return "\n".join(lines)
+
+
+def witness_lines(w: dict, faces: Faces, width: int = 160) -> list[str]:
+    """A reading's witness for a terminal: where it starts, its diverging step, both outcomes as tables."""
+    if not w.get("found"):
+        return [f"      witness: none found: {w.get('note', '')}"]
+    state = "verified" if w["verified"] else f"NOT verified ({w['note']})"
+    lines = [f"      witness {w['scenario']['id']}: {state}{' (cached)' if w.get('cached') else ''}; "
+             f"{w['actions']} actions from {w['start']}",
+             f"        first diverging step: action {w['step']['number']}, {w['step']['action']}"]
+    for o in w["step"]["outcomes"]:
+        lines.append(f"        {o['reading']}{' (adopted)' if o['adopted'] else ''}: " + "; ".join(o["lines"]))
+    pictures = [(title, text.render(table, width // 3)) for title, table in tables(w, faces)]
+    return lines + ["        " + line for line in text.beside(pictures, width)]
 
 
 def _lines(numbers: list[int]) -> str:
@@ -152,31 +185,55 @@ def _lines(numbers: list[int]) -> str:
 
 
 def rulings_command(args) -> int:
-    """``baobei-conform rulings [--json [FILE]] [--games N] [PATHS]``."""
+    """``baobei-conform rulings [--json [FILE]] [--games N] [--search] [--review OUT [--results FILE...]] [PATHS]``."""
     paths = args.paths or default_suite()
     target = None if args.json == "-" else args.json  # the file to write, if any
-    if print_problems("rulings", output_problems(files={"--json": target}, inputs=paths)):
+    if print_problems("rulings", output_problems(files={"--json": target}, owned={"--review": args.review},
+                                                 inputs=[*paths, *args.results])):
+        return 2
+    try:
+        engines = review.engines_of(args.results)
+    except review.ReportError as exc:
+        print(f"baobei-conform rulings: {exc}", file=sys.stderr)
         return 2
     scenarios, broken = load_suite(paths, Selection())
     for exc in broken:
         print(exc, file=sys.stderr)
-    doc = impact(scenarios, {**BUDGET, "games": args.games})
-    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    budget = {**BUDGET, "games": args.games,
+              "witness": {**WITNESS_BUDGET, "max_examples": args.witness_examples, "seconds": args.witness_seconds}}
+    doc = impact(scenarios, budget, {} if args.search else read_cache())
+    document = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if args.json == "-":
-        print(text, end="")
+        print(document, end="")
     else:
         print(render(doc))
-    if print_problems("rulings", write_each([("--json", target, lambda: write_atomic(target, text))])):
+    writes = [("--json", target, lambda: write_atomic(target, document)),
+              ("--review", args.review, lambda: review.write_packet(args.review, doc, scenarios, engines))]
+    if print_problems("rulings", write_each(writes)):
         return 2
     return 1 if doc["consistency"] or broken else 0
 
 
 def add_parser(sub) -> None:
     """The ``rulings`` subcommand's arguments."""
-    p = sub.add_parser("rulings", help="each ruling's readings and what each alternative changes (review)")
+    p = sub.add_parser("rulings", help="each ruling's readings, what each alternative changes and a witness game "
+                                       "(review)")
     p.add_argument("paths", nargs="*", help="scenario files or folders (default: the installed suite)")
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
                    help="write the JSON document to FILE, whole (checked before anything runs; no FILE: print it "
                         "instead of the text)")
     p.add_argument("--games", type=int, default=BUDGET["games"], help=f"random games per reading ({BUDGET['games']})")
+    p.add_argument("--search", action="store_true",
+                   help="search every witness game afresh instead of reusing the ones found earlier that still hold "
+                        "(conformance/witnesses.json)")
+    p.add_argument("--witness-examples", type=int, default=WITNESS_BUDGET["max_examples"], metavar="N",
+                   help=f"games the witness search plays per reading ({WITNESS_BUDGET['max_examples']})")
+    p.add_argument("--witness-seconds", type=float, default=WITNESS_BUDGET["seconds"], metavar="S",
+                   help=f"time cap of the witness search per reading ({WITNESS_BUDGET['seconds']:g} s)")
+    p.add_argument("--review", metavar="OUT",
+                   help="write the review packet to the folder OUT: one self-contained page per ruling (replaced "
+                        "whole: missing, empty, or an earlier packet)")
+    p.add_argument("--results", nargs="*", default=[], metavar="FILE",
+                   help="results documents (`baobei-conform --json FILE`): the review packet names the readings "
+                        "their engines declared")
     p.set_defaults(func=rulings_command)
