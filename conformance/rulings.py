@@ -38,7 +38,7 @@ from baobei_spec import Ruling, default_spec
 SCHEMA = "baobei-rulings/1"
 # The random-play budget: fixed, so two runs (and two branches) compare. BAO is called at the end of a
 # turn with a small chance only, or rounds end before any recycle and part 7 is never reached.
-BUDGET = {"games": 60, "seed": 0, "max_actions": 3000, "bao_chance": 0.02}
+BUDGET = {"games": 60, "seed": 0, "max_actions": 3000, "bao_chance": 0.02, "witness": WITNESS_BUDGET}
 
 
 def verdicts(scenarios: list[Scenario], rulings: dict[str, str]) -> dict[str, str]:
@@ -99,9 +99,10 @@ def _reading(r: Ruling, reading, baseline: dict, scenarios, budget: dict, cache:
 
 def impact(scenarios: list[Scenario], budget: dict | None = None, cache: dict | None = None) -> dict:
     """The whole review document: every ruling, its readings, their measured impact and witness games, the
-    consistency check. ``cache``: witnesses found earlier (``witness.read_cache``), reused while they hold."""
-    budget = budget or {**BUDGET, "witness": WITNESS_BUDGET}
-    cache = {} if cache is None else cache
+    consistency check. ``cache``: witnesses found earlier, reused while they hold (default: the installed ones,
+    ``witness.read_cache``; empty: search every one)."""
+    budget = budget or BUDGET
+    cache = read_cache() if cache is None else cache
     baseline = verdicts(scenarios, {})
     rulings = []
     for r in default_spec().rulings.values():
@@ -173,11 +174,17 @@ def witness_lines(w: dict, faces: Faces, width: int = 160) -> list[str]:
     state = "verified" if w["verified"] else f"NOT verified ({w['note']})"
     lines = [f"      witness {w['scenario']['id']}: {state}{' (cached)' if w.get('cached') else ''}; "
              f"{w['actions']} actions from {w['start']}",
-             f"        first diverging step: action {w['step']['number']}, {w['step']['action']}"]
+             f"        first diverging step: action {w['step']['number']}, {_short(w['step']['action'])}"]
     for o in w["step"]["outcomes"]:
-        lines.append(f"        {o['reading']}{' (adopted)' if o['adopted'] else ''}: " + "; ".join(o["lines"]))
-    pictures = [(title, text.render(table, width // 3)) for title, table in tables(w, faces)]
+        lines.append(f"        {o['reading']}{' (adopted)' if o['adopted'] else ''}: "
+                     + "; ".join(map(_short, o["lines"])))
+    pictures = [(title, text.render(table, (width - 8) // 3)) for title, table in tables(w, faces)]
     return lines + ["        " + line for line in text.beside(pictures, width)]
+
+
+def _short(step: str, most: int = 90) -> str:
+    """A step for one line of the terminal (a shuffle names every card)."""
+    return step if len(step) <= most else step[:most - 3] + "..."
 
 
 def _lines(numbers: list[int]) -> str:
@@ -200,7 +207,7 @@ def rulings_command(args) -> int:
     for exc in broken:
         print(exc, file=sys.stderr)
     budget = {**BUDGET, "games": args.games,
-              "witness": {**WITNESS_BUDGET, "max_examples": args.witness_examples, "seconds": args.witness_seconds}}
+              "witness": {**BUDGET["witness"], "max_examples": args.witness_examples, "seconds": args.witness_seconds}}
     doc = impact(scenarios, budget, {} if args.search else read_cache())
     document = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if args.json == "-":

@@ -390,8 +390,8 @@ def tables(witness: dict, faces: Faces | None = None) -> list[tuple[str, Table]]
     after = [(o, layout(o["state"], faces)) for o in step["outcomes"]]
     if len(after) == 2:
         mark_differences(after[0][1], after[1][1], DIFFERS, both=True)
-    out = [(f"before action {step['number']}: {step['action']}", before)]
+    out = [(f"before action {step['number']}", before)]
     for o, table in after:
-        said = f"refused ({o['refused']})" if o["refused"] else "after it"
-        out.append((f"reading {o['reading']}{' (adopted)' if o['adopted'] else ''}: {said}", table))
+        said = f"refuses it ({o['refused']})" if o["refused"] else "after it"
+        out.append((f"reading {o['reading']}{' (adopted)' if o['adopted'] else ''} {said}", table))
     return out

@@ -24,6 +24,7 @@ RUNS_THE_REFERENCE = {
     "baobei_conform.protocol.server": "`baobei-ref serve`: the reference behind the stdio protocol",
     "baobei_conform.fuzz": "differential play: the reference's answer after every action, its legal actions",
     "baobei_conform.rulings": "measures what each reading of a ruling changes in random play on the reference",
+    "baobei_conform.witness": "plays a witness game on the reference at two readings to find where they part ways",
     "baobei_conform.contract": "records what the reference shows for every action, to hold it to spec/contract.yaml",
     "baobei_conform.trace": "`trace`: a seeded reference game action by action, replayed on an engine",
 }

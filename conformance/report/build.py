@@ -32,6 +32,7 @@ from baobei_conform.report.positions import FAILED, failure_pair, positions
 from baobei_conform.scenario import load_scenario
 from baobei_conform.table import Faces
 from baobei_conform.table.picture import Painter, legend
+from baobei_conform.witness import tables
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -108,6 +109,10 @@ def load_impact(path) -> dict:
     """The rulings impact document, indexed ``{ruling: {reading: measured reading}}`` plus its consistency."""
     doc = load_document(path, "rulings.schema.json", "a `baobei-conform rulings --json` document")
     readings = {r["id"]: {rd["id"]: rd for rd in r["readings"]} for r in doc["rulings"]}
+    painter, faces = Painter(), Faces()
+    for rd in (rd for by_reading in readings.values() for rd in by_reading.values()):
+        if (rd.get("witness") or {}).get("found"):  # the diverging step drawn: before it, each reading after it
+            rd["witness"]["pictures"] = [painter.table(t, title, title) for title, t in tables(rd["witness"], faces)]
     return {"readings": readings, "consistency": doc.get("consistency") or [], "budget": doc.get("budget") or {}}
 
 
