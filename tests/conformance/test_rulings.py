@@ -82,18 +82,6 @@ def write(folder: Path, template: str, sid: str, **kw) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def suite():
-    scenarios, broken = load_suite([ROOT / "scenarios"], Selection())
-    assert not broken
-    return scenarios
-
-
-@pytest.fixture(scope="module")
-def review(suite) -> dict:
-    return impact(suite, NO_GAMES)
-
-
 # --- the register and the reference ----------------------------------------------------------------
 def test_switches_are_the_registers_switch_readings():
     marked = {r.id: tuple(x.id for x in r.readings if x.switch) for r in default_spec().rulings.values()}
@@ -291,3 +279,6 @@ def test_the_report_shows_readings_lines_impact_and_declarations(tmp_path):
     assert default_spec().lines_nl[155] in row  # line 156 in Dutch, next to the Spanish
     assert f"scenarios/{LAST}.html" in row and "baobei-ref" in row  # changed scenario; the engine following A
     assert 'href="rulings.html#R-05-A"' in index.read_text(encoding="utf-8")
+    witness = rulings[rulings.index('id="R-05-A-witness"'):rulings.index('id="R-05-C-witness"')]
+    assert 'data-witness="verified"' in witness and "first part ways at action" in witness
+    assert witness.count('<figure class="tb"') == 3  # before the diverging step, then after it under B and under A
