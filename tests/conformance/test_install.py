@@ -77,7 +77,10 @@ def test_installed_command_runs_the_whole_suite_from_an_empty_folder(installed):
 def test_installed_rulings_json_works_from_an_empty_folder(installed):
     proc = run(installed, "baobei-conform", "rulings", "--json", "--games", "0")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert json.loads(proc.stdout)["schema"] == "baobei-rulings/1" and "cannot read" not in proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["schema"] == "baobei-rulings/1" and "cannot read" not in proc.stderr
+    witnesses = [rd["witness"] for r in doc["rulings"] for rd in r["readings"] if "witness" in rd]
+    assert witnesses and all(w["cached"] for w in witnesses)  # conformance/witnesses.json is installed and reused
 
 
 def test_installed_command_refuses_an_empty_selection(installed):
