@@ -79,8 +79,9 @@ COMMANDS = {  # command -> the argv writing its owned folder at target
     "merge": lambda target: ["merge", "shard.json", "--json", "merged.json", "--report", target, "--scenarios", "s"],
     "report": lambda target: ["report", "shard.json", "--scenarios", "s", "--out", target],
     "compile": lambda target: ["compile", "s", "--out", target],
+    "rulings": lambda target: ["rulings", "s", "--games", "0", "--review", target],
 }
-OPTION = {"run": "--report", "merge": "--report", "report": "--out", "compile": "--out"}
+OPTION = {"run": "--report", "merge": "--report", "report": "--out", "compile": "--out", "rulings": "--review"}
 
 
 def nothing_else_written(work: Path, before: dict) -> None:
