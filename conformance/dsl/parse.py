@@ -239,7 +239,7 @@ class ToAst(Transformer):
         return Check("bao", {"player": None})
 
     def last_turns_is(self, meta, c):
-        return Check("last_turns", {"players": sorted(_player(p) for p in c)})
+        return Check("last_turns", {"players": [_player(p) for p in c]})
 
     def no_last_turns(self, meta, c):
         return Check("last_turns", {"players": None})

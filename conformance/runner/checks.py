@@ -177,7 +177,7 @@ def _pending(check: dict, state: dict) -> Verdict:
     p = state["pending"]
     actual_players = p["players"] if p["kind"] == "window" else ([] if p["player"] is None else [p["player"]])
     want = check["players"]
-    ok = p["kind"] == check["kind"] and (not want or sorted(want) == sorted(actual_players))
+    ok = p["kind"] == check["kind"] and (not want or want == actual_players)  # in order: clockwise (contract)
     return ok, _pending_text(check["kind"], want), _pending_text(p["kind"], actual_players)
 
 
@@ -235,7 +235,7 @@ def _owed_text(players: list[int] | None) -> str:
 @kind("last_turns")
 def _last_turns(check: dict, state: dict) -> Verdict:
     owed = state.get("last_turns")
-    actual = None if owed is None else sorted(owed)
+    actual = None if owed is None else list(owed)  # in the order they are played: clockwise (contract)
     return actual == check["players"], _owed_text(check["players"]), _owed_text(actual)
 
 

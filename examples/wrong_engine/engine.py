@@ -7,14 +7,19 @@ engine and let the suite find the bugs, clause by clause:
     baobei-conform -- python examples/wrong_engine/engine.py --bug pelicans_dont_match
     baobei-conform -- python examples/wrong_engine/engine.py --bug all
 
-``BUGS`` lists every switch (a :class:`~baobei_ref.rules.Variant` of the reference's rules, composed
-per game: nothing global is patched) with the clauses it breaks (the test checks the suite catches each one
-and that only scenarios citing those clauses fail).
+``BUGS`` lists every switch with the clauses it breaks. A rule misreading is a
+:class:`~baobei_ref.rules.Variant` of the reference's rules, composed per game (nothing global is patched;
+the test checks the suite catches each one and that only scenarios citing those clauses fail). A
+*representation* misreading is a :class:`Shown`: the rules are the reference's, what the engine shows of them
+(its canonical state, views, events, legal actions) breaks a point of the observable contract
+(spec/contract.yaml, docs/protocol.md), as an implementer writing from the docs gets it wrong; agreement with
+the reference at every step of a scenario, and the fuzzer, find those.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -24,9 +29,11 @@ from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import Game, zones
 from baobei_ref.actions import Action, CallBao, Draw, Keep, TakeDiscard
 from baobei_ref.agenda import Power, RoundStart, ShieldCheck, Window
+from baobei_ref.errors import RuleError
 from baobei_ref.powers.show import ShowCard
 from baobei_ref.rules import Rules, Variant
 from baobei_ref.turn import can_draw
+from baobei_spec import default_spec
 
 
 def bug(change: Callable[[Rules], None]) -> Variant:
@@ -232,8 +239,199 @@ def take_into_any_slot_listed(rules: Rules) -> None:
     rules.legal["turn"] = wrong
 
 
+@bug
+def bao_at_another_moment_wrong_decision(rules: Rules) -> None:
+    """BAO called at any decision but end_turn (during a window, at a gift or a power) is refused as
+    wrong_decision, the code of any action that does not answer the decision; the contract's refusal rows put
+    bao_not_allowed first (spec/contract.yaml refusals: bao_at_another_moment before not_an_answer; 4.1.2)."""
+    def refuse(g: Game, a: CallBao) -> None:
+        raise RuleError("wrong_decision", f"call_bao does not answer a {g.decision.kind!r} decision")
+
+    for kind in default_spec().vocabulary.decisions:
+        if kind not in ("end_turn", "game_over"):
+            rules.answers[(kind, CallBao)] = (refuse, refuse)
+
+
+@bug
+def zero_card_claimant_not_eligible(rules: Rules) -> None:
+    """A window claim by a player holding no card is refused as not_your_decision, as if they were not one of the
+    window's players; the contract counts them among pending.players and refuses their claim with no_cards
+    (spec/contract.yaml lists: state.pending.players, "zero-card players included (their claim is no_cards)";
+    refusals: claimant_not_eligible only for a claimant not of the window; B.3, 3.4.1)."""
+    original = rules.check_claim
+
+    def wrong(g: Game, player: int, targets: Any, own_draw: bool) -> None:
+        if not own_draw and g.state.count(player) == 0:
+            raise RuleError("not_your_decision", f"player {player} holds no card and may not claim", "3.2.3")
+        original(g, player, targets, own_draw)
+    rules.check_claim = wrong
+
+
 def _kept(g: Game) -> bool:
     return any(e.kind == "kept" for e in g.events)
+
+
+# --- representation misreadings ------------------------------------------------------------------------
+class Shown:
+    """A representation misreading: the game is played by the reference's rules, but what the engine shows of it
+    differs from the observable contract. Each method changes one answer in place (by default, not at all);
+    ``unshow`` reads a state given to setup the engine's own way (so its own ``state()`` sets up again)."""
+
+    def state(self, g: Game, state: dict) -> None:
+        """Change the canonical state ``state()`` answers."""
+
+    def view(self, g: Game, view: dict) -> None:
+        """Change a player's view."""
+
+    def events(self, decision: str, action: dict, events: list[dict]) -> None:
+        """Change the events of an accepted ``action`` that answered a ``decision`` of that kind."""
+
+    def legal(self, g: Game, actions: list[dict]) -> None:
+        """Change the list ``legal_actions`` answers."""
+
+    def unshow(self, state: dict) -> None:
+        """Undo ``state`` on a state given to setup."""
+
+    @property
+    def name(self) -> str:
+        return _snake(type(self).__name__)
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+def _clockwise(players: list[int], active: int, seats: int) -> list[int]:
+    return sorted(players, key=lambda p: (p - active) % seats)
+
+
+class WindowPlayersSeatOrder(Shown):
+    """A window's players listed in seat order (ascending), not clockwise from the active player with the next
+    player first (spec/contract.yaml lists: state.pending.players, "window: clockwise from the active player";
+    view.pending as state.pending; docs/protocol.md 3)."""
+
+    def state(self, g: Game, state: dict) -> None:
+        if state["pending"]["kind"] == "window":
+            state["pending"]["players"].sort()
+
+    def view(self, g: Game, view: dict) -> None:  # a view's pending is the state's
+        self.state(g, view)
+
+    def unshow(self, state: dict) -> None:
+        if state["pending"]["kind"] == "window":
+            state["pending"]["players"] = _clockwise(state["pending"]["players"], state["active"], state["seats"])
+
+
+class SeenByEverySeat(Shown):
+    """In a decisive round, a card known to everyone of the round is listed as seen by every seat, the players
+    left out of the round included (spec/contract.yaml lists: state.seen, "scope: the players of the round: a
+    face-up card is known to everyone of the round, not to every seat"; 5.4.1)."""
+
+    def state(self, g: Game, state: dict) -> None:
+        players, seats = state["players"], list(range(state["seats"]))
+        if players != seats:
+            for card, known in state["seen"].items():
+                if known == players:
+                    state["seen"][card] = seats
+
+    def unshow(self, state: dict) -> None:
+        for card, known in state["seen"].items():
+            state["seen"][card] = [p for p in known if p in state["players"]]
+
+
+class ZonesOfEverySeat(Shown):
+    """In a decisive round, the state and the views keep a zone (empty) for every seat, the players left out of
+    the round included (spec/contract.yaml lists: state.zones and view.zones, "scope: the players of the
+    round"; 5.4.1)."""
+
+    def state(self, g: Game, state: dict) -> None:
+        zones = state["zones"]
+        state["zones"] = {str(p): zones.get(str(p), []) for p in range(g.state.seats)}
+
+    def view(self, g: Game, view: dict) -> None:
+        self.state(g, view)
+
+    def unshow(self, state: dict) -> None:
+        state["zones"] = {p: zone for p, zone in state["zones"].items() if int(p) in state["players"]}
+
+
+class TocoCardMovedWhenPlaced(Shown):
+    """A Toco Toucan's card counts as moved only once it is placed, not while the rival chooses its slot
+    (spec/contract.yaml moved: toco_card, "from the moment it is drawn for the rival (R-28): already while the
+    rival chooses its slot (the place decision)"; 6.7.1, 6.11.1)."""
+
+    def state(self, g: Game, state: dict) -> None:
+        pending = state["pending"]
+        if pending["kind"] == "place" and pending["data"].get("clause") == "6.7.1":
+            state["moved"].remove(pending["data"]["card"])
+
+    def unshow(self, state: dict) -> None:
+        pending = state["pending"]
+        if pending["kind"] == "place" and pending["data"].get("clause") == "6.7.1":
+            state["moved"] = sorted({*state["moved"], pending["data"]["card"]})
+
+
+class NoWindowClosedWithoutWindow(Shown):
+    """No window_closed event when no window is asked at all because nobody but the active player holds a card
+    (spec/contract.yaml events: window_closed, situation nobody_holds_cards, clause B.3, instead_of: window:
+    "it is emitted although nobody answers it"; ruling R-20)."""
+
+    def events(self, decision: str, action: dict, events: list[dict]) -> None:
+        events[:] = [e for e in events if not (e["kind"] == "window_closed" and e["clause"] == "B.3")]
+
+
+class WindowClosedAfterPluck(Shown):
+    """A window that a claim ends also emits window_closed, right after the pluck; the contract emits it only when
+    nobody (else) claims (spec/contract.yaml events: window_closed, situation closed, match action
+    close_window; 3.2.3, 3.2.5)."""
+
+    def events(self, decision: str, action: dict, events: list[dict]) -> None:
+        if decision == "window" and action["type"] in ("pluck", "simultaneous_plucks"):
+            at = next(i for i, e in enumerate(events) if e["kind"] == "pluck")
+            events.insert(at + 1, {"kind": "window_closed", "clause": "3.2.3", "reference": events[at]["reference"]})
+
+
+class LegalWithoutPermutations(Shown):
+    """legal_actions lists each set of slots or targets once, in ascending order: no initial peek of slots [2, 1]
+    beside [1, 2], a blind swap, a Macaw look or a double pluck one way only (spec/contract.yaml legal_actions:
+    identity, "ordered permutations are distinct"; 2.2.1, 3.6.6)."""
+
+    def legal(self, g: Game, actions: list[dict]) -> None:
+        def ordered(a: dict) -> bool:
+            pair = a.get("slots") or a.get("targets") or ([a["first"], a["second"]] if "first" in a else [])
+            return len(pair) != 2 or pair[0] <= pair[1]
+        actions[:] = [a for a in actions if ordered(a)]
+
+
+class ViewHidesShoebillCards(Shown):
+    """The Shoebill's user's own view of the shoebill decision leaves out the two cards drawn, as every other
+    player's does (spec/contract.yaml views: pending_data, shoebill: {cards: decider}, "the Shoebill's user
+    looked at the two cards drawn (6.9.2)")."""
+
+    def view(self, g: Game, view: dict) -> None:
+        view["pending"]["data"].pop("cards", None)
+
+
+class GiftSlotsSwapped(Shown):
+    """The gift event gives the rival's emptied slot as from_slot and the plucker's slot given as slot
+    (spec/contract.yaml events: gift, fields {from_slot: the plucker's slot given, slot: the rival's emptied
+    slot}; 3.4.5)."""
+
+    def events(self, decision: str, action: dict, events: list[dict]) -> None:
+        for e in events:
+            if e["kind"] == "gift":
+                e["from_slot"], e["slot"] = e["slot"], e["from_slot"]
+
+
+class RivalRemovedCitesOwnPluck(Shown):
+    """The removed event of a rival's card plucked by a single pluck cites 3.3.3 (the own pluck's clause) instead
+    of 3.4.3 (spec/contract.yaml events: removed, situations own 3.3.3 / rival 3.4.3: "an event cites exactly
+    its situation's clause")."""
+
+    def events(self, decision: str, action: dict, events: list[dict]) -> None:
+        for e in events:
+            if e["kind"] == "removed" and e["clause"] == "3.4.3":
+                e["clause"] = "3.3.3"
 
 
 # name -> (the misreading, the clauses it breaks)
@@ -257,17 +455,85 @@ BUGS = {
     "own_discard_window_skipped": (own_discard_window_skipped, ["2.7.3", "3.2.3"]),
     "view_shows_own_cards": (view_shows_own_cards, ["2.2.1", "2.5.6"]),
     "take_into_any_slot_listed": (take_into_any_slot_listed, ["2.8.1", "2.8.6"]),
+    "bao_at_another_moment_wrong_decision": (bao_at_another_moment_wrong_decision, ["4.1.2"]),
+    "zero_card_claimant_not_eligible": (zero_card_claimant_not_eligible, ["3.4.1", "3.6.3", "3.2.3"]),
 }
+# name -> (the representation misreading, the clauses of the situations it shows wrongly)
+SHOWN: dict[str, tuple[Shown, list[str]]] = {shown.name: (shown, clauses) for shown, clauses in (
+    (WindowPlayersSeatOrder(), ["3.2.3"]),
+    (SeenByEverySeat(), ["5.4.1"]),
+    (ZonesOfEverySeat(), ["5.4.1"]),
+    (TocoCardMovedWhenPlaced(), ["6.7.1", "6.11.1"]),
+    (NoWindowClosedWithoutWindow(), ["B.3"]),
+    (WindowClosedAfterPluck(), ["3.2.3"]),
+    (LegalWithoutPermutations(), ["2.2.1", "3.6.6"]),
+    (ViewHidesShoebillCards(), ["6.9.2"]),
+    (GiftSlotsSwapped(), ["3.4.5"]),
+    (RivalRemovedCitesOwnPluck(), ["3.4.3"]),
+)}
+MISREADINGS = {**BUGS, **SHOWN}  # every switch of --bug
+
+
+class WrongEngine(ReferenceEngine):
+    """The reference playing by misread rules (``variants``) and showing its answers misread (``shown``)."""
+
+    def __init__(self, variants: list[Variant], shown: list[Shown]) -> None:
+        super().__init__(variants=variants)
+        self.shown = shown
+
+    def setup(self, state: dict, params: dict | None) -> None:
+        if self.shown:
+            state = copy.deepcopy(state)
+            for misreading in self.shown:
+                misreading.unshow(state)
+        super().setup(state, params)
+
+    def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
+        decision = self.game.pending.kind if self.game is not None else ""
+        events, code = super().apply(action)
+        if events is not None:
+            for misreading in self.shown:
+                misreading.events(decision, action, events)
+        return events, code
+
+    @property
+    def playing(self) -> Game:
+        assert self.game is not None, "the server starts a game before any other command"
+        return self.game
+
+    def state(self) -> dict:
+        state = super().state()
+        if self.shown:
+            state = copy.deepcopy(state)  # the reference's own lists and dicts are never changed
+            for misreading in self.shown:
+                misreading.state(self.playing, state)
+        return state
+
+    def view(self, player: int) -> dict:
+        view = super().view(player)
+        if self.shown:
+            view = copy.deepcopy(view)
+            for misreading in self.shown:
+                misreading.view(self.playing, view)
+        return view
+
+    def legal_actions(self) -> list[dict]:
+        actions = super().legal_actions()
+        for misreading in self.shown:
+            misreading.legal(self.playing, actions)
+        return actions
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bug", action="append", default=[], choices=[*BUGS, "all"], help="misreading to switch on")
+    parser.add_argument("--bug", action="append", default=[], choices=[*MISREADINGS, "all"],
+                        help="misreading to switch on (repeatable)")
     args = parser.parse_args(argv)
-    bugs = list(BUGS) if "all" in args.bug else args.bug
+    bugs = list(MISREADINGS) if "all" in args.bug else args.bug
 
     def engine() -> ReferenceEngine:
-        wrong = ReferenceEngine(variants=[BUGS[name][0] for name in bugs])
+        wrong = WrongEngine([BUGS[name][0] for name in bugs if name in BUGS],
+                            [SHOWN[name][0] for name in bugs if name in SHOWN])
         wrong.name = "wrong-engine" + (f" ({', '.join(bugs)})" if bugs else "")
         return wrong
     return serve(engine)

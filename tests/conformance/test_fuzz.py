@@ -309,7 +309,10 @@ def test_a_difference_in_last_turns_is_stated_as_an_expectation_that_fails_on_th
     ref = Game(players=3).to_json()
     wrong = {**ref, "last_turns": [1, 2, 0]}
     assert state_expectations({**ref, "last_turns": [2, 1]}, wrong) == ["expect last turns p2 p1"]
-    assert state_expectations({**ref, "last_turns": [1, 2, 0]}, {**wrong, "last_turns": [0, 1, 2]}) == []
+    assert state_expectations({**ref, "last_turns": [1, 2, 0]}, {**wrong, "last_turns": [1, 2, 0]}) == []
+    # the same players in another order: the order is stated too (expect last turns compares it)
+    assert state_expectations({**ref, "last_turns": [1, 2, 0]}, {**wrong, "last_turns": [0, 1, 2]}) == [
+        "expect last turns p1 p2 p0"]
     assert state_expectations(ref, wrong) == ["expect no last turns"]
 
 
@@ -377,3 +380,15 @@ def test_one_search_finds_and_shrinks_each_of_two_independent_misreadings():
     assert result.found is result.ranked()[0].found
     for group in ("events power", "events pluck"):
         assert len(shrunk[group].found.actions) <= 12, group
+
+
+def test_a_window_s_players_in_another_order_are_stated_in_the_canonical_order():
+    """window_players_seat_order's only trace is the order of pending.players: the reproducer states it in order."""
+    from baobei_conform.fuzz.compare import state_expectations
+
+    ref = Game(players=3).to_json()
+    window = {"kind": "window", "player": None, "players": [2, 0], "data": {"reference": "owl-1"}}
+    seat_order = {**window, "players": [0, 2]}
+    assert state_expectations({**ref, "pending": window}, {**ref, "pending": seat_order}) == [
+        "expect pending window p2 p0"]
+    assert state_expectations({**ref, "pending": window}, {**ref, "pending": window}) == []

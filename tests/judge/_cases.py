@@ -125,6 +125,7 @@ CHECKS = [
         ("another kind", put("state.pending", {"kind": "turn", "player": 1, "players": [], "data": {}}),
          "window p1 p2", "turn p1"),
         ("a claimant fewer", put("state.pending.players", [1]), "window p1 p2", "window p1"),
+        ("another order", put("state.pending.players", [2, 1]), "window p1 p2", "window p2 p1"),
         ("a claimant more", put("state.pending.players", [0, 1, 2]), "window p1 p2", "window p0 p1 p2")]),
     ("pending", "expect pending gift p1", put("state.pending", GIFT), [
         ("another player", put("state.pending.player", 2), "gift p1", "gift p2"),
@@ -185,10 +186,11 @@ CHECKS = [
         ("not listed", put("legal", [{"type": "draw", "player": 0}]),
          "listed by legal_actions", "not listed by legal_actions"),
         ("another slot listed", put("legal.1.slot", 3), "listed by legal_actions", "not listed by legal_actions")]),
-    ("last_turns_is", "expect last turns p1 p2", put("state.last_turns", [2, 1]), [
-        ("the caller owed one too", put("state.last_turns", [2, 0, 1]), "last turns p1 p2", "last turns p0 p1 p2"),
-        ("one fewer", put("state.last_turns", [2]), "last turns p1 p2", "last turns p2"),
-        ("none owed", put("state.last_turns", None), "last turns p1 p2", "no last turns")]),
+    ("last_turns_is", "expect last turns p2 p1", put("state.last_turns", [2, 1]), [
+        ("another order", put("state.last_turns", [1, 2]), "last turns p2 p1", "last turns p1 p2"),
+        ("the caller owed one too", put("state.last_turns", [2, 0, 1]), "last turns p2 p1", "last turns p2 p0 p1"),
+        ("one fewer", put("state.last_turns", [2]), "last turns p2 p1", "last turns p2"),
+        ("none owed", put("state.last_turns", None), "last turns p2 p1", "no last turns")]),
     ("last_turns_is", "expect last turns", put("state.last_turns", []), [
         ("one still owed", put("state.last_turns", [1]), "last turns, all played", "last turns p1")]),
     ("no_last_turns", "expect no last turns", put("state.last_turns", None), [
