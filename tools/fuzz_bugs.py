@@ -1,6 +1,7 @@
 """Does the fuzzer find every misreading of the wrong engine? ``python tools/fuzz_bugs.py [--budget 60]``.
 
-The fuzzer's own mutation test: for each ``--bug`` of ``examples/wrong_engine`` alone, a default
+The fuzzer's own mutation test: for each ``--bug`` of ``examples/wrong_engine`` alone (its rule misreadings
+and its representation misreadings, ``MISREADINGS``), a default
 ``baobei-conform fuzz --derandomize`` run (differential; with ``--invariants-only`` too for the
 misreadings the invariants must find without the reference). A bug counts as found when the run exits 1,
 every distinct problem it reports has a saved reproducer that passes on the reference and fails on the wrong
@@ -24,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "examples" / "wrong_engine" / "engine.py"
 sys.path.insert(0, str(WRONG.parent))
-from engine import BUGS  # noqa: E402 - the wrong engine's own list of misreadings
+from engine import MISREADINGS  # noqa: E402 - the wrong engine's own list of misreadings (rules and representation)
 
 MAX_ACTIONS = 12  # the issue's bound on a reproducer's actions after its setup
 WITHOUT_REFERENCE = ("view_shows_own_cards", "take_into_any_slot_listed")  # found by the invariants alone
@@ -93,11 +94,11 @@ def _unverified(problem: dict, engine: list[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--budget", type=float, default=60.0, help="seconds of search per run (default 60)")
-    parser.add_argument("--bug", action="append", choices=sorted(BUGS), help="only these (repeatable)")
+    parser.add_argument("--bug", action="append", choices=sorted(MISREADINGS), help="only these (repeatable)")
     parser.add_argument("--json", metavar="FILE", help="write the outcomes as JSON")
     args = parser.parse_args(argv)
-    runs = [(bug, False) for bug in args.bug or BUGS] + [(bug, True) for bug in WITHOUT_REFERENCE
-                                                         if bug in (args.bug or BUGS)]
+    runs = [(bug, False) for bug in args.bug or MISREADINGS] + [(bug, True) for bug in WITHOUT_REFERENCE
+                                                                if bug in (args.bug or MISREADINGS)]
     outcomes = []
     for bug, invariants_only in runs:
         outcome = hunt(bug, args.budget, invariants_only)

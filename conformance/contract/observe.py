@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from baobei_conform.fuzz.choices import Seeded
-from baobei_conform.fuzz.policy import choose, guarded, near_miss
+from baobei_conform.fuzz.policy import choose, example, near_miss
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import run_scenario
 from baobei_conform.scenario import Scenario
@@ -110,7 +110,7 @@ def probes(game: Game, chosen: Json, rng: random.Random) -> list[Json]:
     others = [t for t in vocabulary.actions if t not in vocabulary.decisions.get(pending["kind"], ())]
     out = [example(rng.choice(others), player, game.state.seats, rng), *out_of_range(chosen)]
     if pending["kind"] not in CHANCE:
-        out.append(near_miss(action_from_json(chosen), rng, game.state.seats, guarded(game.to_json())).to_json())
+        out.append(near_miss(action_from_json(chosen), rng, game.to_json()).to_json())
     if pending["kind"] == "window":
         claim = {"player": rng.choice(game.state.players), "targets": [[rng.randrange(game.state.seats), 1]]}
         out += [{"type": "pluck", **claim}, {"type": "simultaneous_plucks", "claims": []},
@@ -137,20 +137,6 @@ def out_of_range(chosen: Json) -> list[Json]:
             index, _, slot = chosen["rival"]
             out += [{**chosen, "rival": [7, *chosen["rival"][1:]]}, {**chosen, "rival": [index, chosen["player"], 1]}]
     return out
-
-
-def example(action_type: str, player: int, seats: int, rng: random.Random) -> Json:
-    """A well-formed action of ``action_type`` with plausible values (as the shapes of the contract type them)."""
-    def target() -> list[int]:
-        return [rng.randrange(seats), rng.randrange(1, 6)]
-    values = {
-        "integer": lambda: player, "boolean": lambda: bool(rng.randrange(2)), "target": target,
-        "list of integer": lambda: [1, 2], "list of string": lambda: [], "list of target": lambda: [target()],
-        "list of claim": lambda: [{"player": player, "targets": [target()]}],
-        "own choice": lambda: [0, rng.randrange(1, 5)], "rival choice": lambda: [1, rng.randrange(seats), 1],
-    }
-    shape = default_spec().contract.shapes[action_type]
-    return {"type": action_type, **{name: values[kind]() for name, kind in shape.items()}}
 
 
 def observe_game(players: int, seed: int, views: bool = True) -> list[Observed]:

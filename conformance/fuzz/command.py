@@ -206,9 +206,24 @@ def result_document(result: SearchResult, reproducers: dict[str, Reproducer], en
         "checks": checklist(mode, capabilities, {p["check"] for p in problems}),
         "problem": problems[0] if problems else None,
         "problems": problems,
+        "tried": tried_table(result.coverage),
+        "refusals": dict(sorted(result.coverage.refusals.items())),
         "notes": result.notes,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+
+
+def tried_table(coverage: Coverage) -> dict[str, dict[str, int]]:
+    """decision kind -> action type -> times tried, both in the vocabulary's order (what ``tried`` holds)."""
+    vocabulary = default_spec().vocabulary
+    decisions, actions = list(vocabulary.decisions), list(vocabulary.actions)
+
+    def at(name: str, order: list[str]) -> int:
+        return order.index(name) if name in order else len(order)
+    table: dict[str, dict[str, int]] = {}
+    for decision, action in sorted(coverage.tried, key=lambda k: (at(k[0], decisions), at(k[1], actions), k)):
+        table.setdefault(decision, {})[action] = coverage.tried[(decision, action)]
+    return table
 
 
 def render(document: dict) -> str:
@@ -216,6 +231,11 @@ def render(document: dict) -> str:
              if document["mode"] == "differential" else "no reference ran, so no clauses were cited")
     head = (f"{document['engine']}: {document['examples']} games, {document['actions']} actions in "
             f"{document['seconds']:.1f} s ({document['mode']}); {cited}")
+    tried, refusals = document.get("tried") or {}, document.get("refusals") or {}
+    if tried:
+        pairs = sum(len(actions) for actions in tried.values())
+        head += (f"\ntried {pairs} decision x action types; probes refused with "
+                 + (", ".join(f"{code} {n}" for code, n in refusals.items()) or "no code"))
     if document["interrupted"]:
         head += "\nINCOMPLETE: interrupted; what was played and found until then"
     problems = document["problems"]

@@ -158,17 +158,13 @@ def _collect(results, workers: list, stop, reports: dict[int, tuple], failures: 
 
 
 def _merged(mine: SearchResult, others: list[tuple], seconds: float) -> SearchResult:
-    coverage = Coverage(set(mine.coverage.clauses), mine.coverage.actions, mine.coverage.examples,
-                        mine.coverage.failed_at)
+    coverage = Coverage()
+    coverage.merge(mine.coverage)
     problems = dict(mine.problems)
     rounds, notes, interrupted = mine.rounds, list(mine.notes), mine.interrupted
     for job, _, theirs, their_rounds, their_notes, their_problems, their_interruption in others:
         interrupted = interrupted or their_interruption
-        coverage.clauses |= theirs.clauses
-        coverage.actions += theirs.actions
-        coverage.examples += theirs.examples
-        if theirs.failed_at is not None and (coverage.failed_at is None or theirs.failed_at < coverage.failed_at):
-            coverage.failed_at = theirs.failed_at
+        coverage.merge(theirs)
         rounds += their_rounds
         notes += [f"job {job}: {note}" for note in their_notes]
         for group, games, shrunk, found in their_problems:

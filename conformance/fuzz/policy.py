@@ -18,11 +18,13 @@ from baobei_ref import actions as A
 from baobei_ref.pluck import legal_claims
 from baobei_ref.powers import add_to_rival, blind_swap, peek, peek_two_swap, show
 from baobei_ref.scoring import round_total
+from baobei_spec import default_spec
 
 BAO_EAGERNESS = (0, 1, 4, 20)  # percent chance of calling BAO when it may be called
 CHASE_BELOW = 15  # a player whose round total is at most this plucks and lowers it five times as eagerly
 SAME_VALUE = 12  # the weight of a pluck on a card of the reference's value and another family, when there is one
 TIED = 400  # the extra eagerness to call BAO when tied with the lowest rival (4.1.1: a tie fails)
+SIMULTANEOUS = 1 << 12  # seeds of simultaneous claims a window offers (each builds one set of claims)
 
 
 def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, ...]:
@@ -91,19 +93,46 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
         top = s.discard[-1] if s.discard else None
         groups = [_claims(g, player, top) for player in p.players]
         match = _Chained([m for m, *_ in groups])
-        owners = [player for player, (m, *_) in zip(p.players, groups, strict=True) for _ in range(len(m))]
-        rivals = [(i, j) for i in range(len(owners)) for j in range(len(owners)) if owners[i] < owners[j]]
+        claimants = [player for player, (*_, every) in zip(p.players, groups, strict=True) if len(every)]
         return choices.weighted([(8, [A.CloseWindow()]), (4, match), (SAME_VALUE, _Chained([v for _, v, *_ in groups])),
                                  (2, _Chained([t for _, _, t, *_ in groups])),
                                  (1, _Chained([m for _, _, _, m, *_ in groups])),
                                  (2, _Chained([d for *_, d, _ in groups])),
-                                 (1, _Lazy(rivals, lambda ij: A.SimultaneousPlucks((match[ij[0]], match[ij[1]]))))])
+                                 (3, _Lazy(range(SIMULTANEOUS if claimants and len(p.players) > 1 else 0),
+                                           lambda seed: simultaneous(g, claimants, random.Random(seed))))])
     legal = g.legal_actions()
     if p.kind == "end_turn":
         bao = [a for a in legal if isinstance(a, A.CallBao)]
         return choices.weighted([(100 - bao_percent, [a for a in legal if isinstance(a, A.EndTurn)]),
                                  (bao_percent + _bao_edge(g, p.player), bao)])
     return choices.weighted([(1, legal)])
+
+
+def simultaneous(g: Game, claimants: list[int], rng: random.Random) -> A.SimultaneousPlucks:
+    """Simultaneous claims on the open window (3.2.5, ruling R-16: the valid one nearest clockwise to the active player
+    wins), which the reference's legal_actions never lists: two or more of the window's players, in any order, so
+    claimants before and after the active player clockwise meet; each claim matching, missing or (now and then)
+    invalid: a zero-card player's or one on an empty slot, which priority skips. ``claimants`` (players with a valid
+    claim) are never empty and the window has another player: the first chosen claims validly, so the set is
+    accepted."""
+    s, window = g.state, g.decision.players
+    first = rng.choice(claimants)
+    others = [p for p in window if p != first]
+    chosen = [first, *rng.sample(others, rng.randint(1, len(others)))]
+    top = s.discard[-1]
+
+    def claim(player: int, valid: bool) -> A.Pluck:
+        legal = legal_claims(g, player)
+        matching = [(t,) for t in legal.targets if g.catalog.matches(top, s.card_at(t))]
+        if not len(legal) or not valid and rng.random() < 0.15:  # invalid: skipped by priority (R-10)
+            return A.Pluck(player, ((rng.randrange(s.seats), rng.randrange(1, 7)),))
+        if matching and rng.random() < 0.5:
+            return A.Pluck(player, rng.choice(matching))
+        return legal[rng.randrange(len(legal.targets) if rng.random() < 0.7 else len(legal))]
+
+    claims = [claim(player, i == 0) for i, player in enumerate(chosen)]
+    rng.shuffle(claims)
+    return A.SimultaneousPlucks(tuple(claims))
 
 
 class _Chained(Sequence):
@@ -159,7 +188,30 @@ def guarded(state: dict) -> list[tuple[int, int]]:
     return out
 
 
-def near_miss(action: A.Action, rng: random.Random, players: int, guarded: list[tuple[int, int]]) -> A.Action:
+def near_miss(action: A.Action, rng: random.Random, state: dict) -> A.Action:
+    """An action the rules may refuse, tried beside the policy's ``action`` at the canonical ``state``, so that every
+    refusal code and its precedence is exercised (spec/contract.yaml refusals): a third of the time an action of
+    another type than the decision takes (a call_bao during a window is bao_not_allowed, a gift or a power at a turn
+    wrong_decision); at a window, half the time a claim by one of its players, one holding no card when there is one
+    (no_cards, 3.4.1: a zero-card player is one of the window's players, R-20); else an illegal-looking neighbour of
+    ``action``: another player, slot or target (half the time one of the ``guarded`` slots, where misreadings
+    hide), or a take instead of a draw (no_cards for a player with no card to replace, B.4)."""
+    pending = state["pending"]
+    seats, kind = state["seats"], pending["kind"]
+    player = pending["player"] if pending["player"] is not None else state["active"]
+    if rng.random() < 1 / 3:
+        taken = default_spec().vocabulary.decisions.get(kind, ())
+        other = rng.choice([t for t in default_spec().vocabulary.actions if t not in taken])
+        return A.action_from_json(example(other, player, seats, rng))
+    if kind == "window" and rng.random() < 0.5:
+        empty = [p for p in pending["players"] if not any(state["zones"][str(p)])]
+        cards = [(int(p), i) for p, zone in state["zones"].items() for i, c in enumerate(zone, 1) if c]
+        claimant = rng.choice(empty or pending["players"])
+        return A.Pluck(claimant, (rng.choice(cards) if cards else (rng.randrange(seats), 1),))
+    return _neighbour(action, rng, seats, guarded(state))
+
+
+def _neighbour(action: A.Action, rng: random.Random, players: int, guarded: list[tuple[int, int]]) -> A.Action:
     """An illegal-looking neighbour of a legal action: another player, slot or target; half the time a target
     is one of the ``guarded`` slots, where misreadings hide."""
 
@@ -185,3 +237,17 @@ def near_miss(action: A.Action, rng: random.Random, players: int, guarded: list[
                                        add_to_rival.TocoAdd, A.Pluck)):
         changes.pop("player", None)  # the same player trying a guarded slot
     return dataclasses.replace(action, **changes) if changes else action
+
+
+def example(action_type: str, player: int, seats: int, rng: random.Random) -> dict:
+    """A well-formed action of ``action_type`` with plausible values (as the shapes of the contract type them)."""
+    def target() -> list[int]:
+        return [rng.randrange(seats), rng.randrange(1, 6)]
+    values = {
+        "integer": lambda: player, "boolean": lambda: bool(rng.randrange(2)), "target": target,
+        "list of integer": lambda: [1, 2], "list of string": lambda: [], "list of target": lambda: [target()],
+        "list of claim": lambda: [{"player": player, "targets": [target()]}],
+        "own choice": lambda: [0, rng.randrange(1, 5)], "rival choice": lambda: [1, rng.randrange(seats), 1],
+    }
+    shape = default_spec().contract.shapes[action_type]
+    return {"type": action_type, **{name: values[kind]() for name, kind in shape.items()}}

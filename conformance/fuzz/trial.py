@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from baobei_conform.commands import COMMANDS
@@ -18,7 +18,7 @@ from baobei_conform.engine_api import Engine, EngineProblem, ProtocolError, as_e
 from baobei_conform.fuzz import compare
 from baobei_conform.fuzz.choices import Choices
 from baobei_conform.fuzz.dsl_text import action_text
-from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose, guarded, near_miss
+from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose, near_miss
 from baobei_conform.fuzz.positions import Start, played_position
 from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.engine import params_with
@@ -47,12 +47,31 @@ class Found(Exception):
 
 @dataclass
 class Coverage:
-    """What the search exercised: the clauses the reference cited, the actions played, the examples."""
+    """What the search exercised: the clauses the reference cited, the actions played, the examples, and how often
+    each action type was tried at each decision (played or probed) and each refusal code answered a probe."""
 
     clauses: set[str] = field(default_factory=set)
     actions: int = 0
     examples: int = 0
     failed_at: float | None = None  # seconds into the search when a game first failed (shrinking comes after)
+    tried: Counter[tuple[str, str]] = field(default_factory=Counter)  # (decision kind, action type) -> times
+    refusals: Counter[str] = field(default_factory=Counter)  # code -> probes refused with it (the reference's)
+
+    def add(self, decision: str, action: dict, code: str | None = None) -> None:
+        """One action tried at a ``decision`` of that kind; ``code``: the refusal it got, if any."""
+        self.tried[(decision, str(action.get("type")))] += 1
+        if code is not None:
+            self.refusals[code] += 1
+
+    def merge(self, other: Coverage) -> None:
+        """Add ``other``'s (another job's) to this one."""
+        self.clauses |= other.clauses
+        self.actions += other.actions
+        self.examples += other.examples
+        self.tried.update(other.tried)
+        self.refusals.update(other.refusals)
+        if other.failed_at is not None and (self.failed_at is None or other.failed_at < self.failed_at):
+            self.failed_at = other.failed_at
 
 
 def execute(engine: Engine, calls: list[tuple], expected: list | None = None) -> list:
@@ -264,7 +283,7 @@ class Trial:
                 for action in actions:
                     self._step(pipe, ref, action)
                 if probe is not None and (refusal := self._refusal(ref, probe)) is not None:
-                    self._probe(pipe, probe, *refusal)
+                    self._probe(pipe, probe, *refusal, ref.to_json())
         self._guarded(run)
 
     def _guarded(self, run) -> None:
@@ -309,9 +328,9 @@ class Trial:
                 if ref.pending.kind == "game_over":
                     break
                 action = choose(ref, choices, bao)
-                if ref.pending.player is not None and choices.below(10) == 9:
+                if ref.pending.kind not in compare.CHANCE and choices.below(10) == 9:
                     now = self.now or ref.to_json()  # the policy only reads the game: the last state still holds
-                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), ref.state.seats, guarded(now))
+                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), now)
                     if (refusal := self._refusal(ref, wrong, now)) is not None:
                         self._probe(pipe, wrong, *refusal, now)
                 self._step(pipe, ref, action)
@@ -343,11 +362,11 @@ class Trial:
                 if suspects and choices.below(2) == 1 or choices.below(5) == 4:
                     self._try_listed(action_from_json(choices.pick(suspects or legal)), state)
                 if choices.below(10) == 9:
-                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), state["seats"], guarded(state))
+                    wrong = near_miss(action, random.Random(choices.below(1 << 16)), state)
                     if (moved := self._probe_alone(wrong, legal, state)) is not None:
                         state = moved
                         continue
-            state = self._step_alone(action, legal)
+            state = self._step_alone(action, legal, pending["kind"])
         self._replay_whole()
 
     @staticmethod
@@ -378,6 +397,8 @@ class Trial:
         reference's canonical state, the engine's before and after."""
         upto, clauses = len(self.played), [clause] if clause else []
         self.coverage.clauses.update(clauses)
+        if now is not None:
+            self.coverage.add(now["pending"]["kind"], wrong.to_json(), code)
 
         def check(results: list) -> None:
             before, applied, after = (_value(r) for r in results)
@@ -397,6 +418,7 @@ class Trial:
         """A near miss the engine accepts must be one it lists (the new state is returned: the game goes on from
         there); one it refuses must leave its state unchanged."""
         applied, after = (_value(r) for r in execute(self.engine, [("apply", wrong.to_json()), ("state",)]))
+        self.coverage.add(before["pending"]["kind"], wrong.to_json(), applied[1])
         if applied[1] is None and wrong.to_json() not in legal:
             self._found(compare.Problem("legal_actions", f"apply accepts {wrong.to_json()}, which legal_actions "
                                                          "does not list", [f"expect legal {_text(wrong)}"],
@@ -426,7 +448,8 @@ class Trial:
     def _params(self) -> dict | None:
         return (self.start.step or {}).get("params") if self.start else None
 
-    def _step_alone(self, action: Action, legal: list[dict] | None) -> dict:
+    def _step_alone(self, action: Action, legal: list[dict] | None, decision: str) -> dict:
+        self.coverage.add(decision, action.to_json())
         results = execute(self.engine, [("apply", action.to_json()), ("state",)])
         applied, state = _value(results[0]), _value(results[1])
         # A refusal first: it carries no events (None), so there is no shape to check.
@@ -461,6 +484,7 @@ class Trial:
         checked against the reference's as they arrive."""
         if isinstance(action, Shuffle):  # cards of a species in the order a scenario's shuffle names them
             action = Shuffle(tuple(self._resolve(species_order(action), ref)))
+        self.coverage.add(ref.pending.kind, action.to_json())
         events = [e.to_json() for e in ref.apply(action)]
         self.played.append(action)
         self.answers.append(events)

@@ -7,10 +7,11 @@ path, ``ReportError``) and every text is cleaned (sanitize.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from baobei_conform.report.model import id_key, load_document, slugify
+from baobei_spec import default_spec
 
 
 @dataclass
@@ -29,6 +30,8 @@ class FuzzRun:
     problems: list[dict]
     notes: list[str]
     interrupted: bool = False  # a signal cut the run short: its figures are what it did until then
+    tried: dict[str, dict[str, int]] = field(default_factory=dict)  # decision kind -> action type -> times tried
+    refusals: dict[str, int] = field(default_factory=dict)  # error code -> probes refused with it
 
     @property
     def held(self) -> bool:
@@ -78,7 +81,8 @@ def fuzz_run(document: dict, source: str, taken: set[str]) -> FuzzRun:
                    checks=checks, cited=document["clauses_cited"],
                    problems=[_problem(p) for p in document.get("problems", [document["problem"]] if document[
                        "problem"] else [])],  # a run written before problems were listed: its one problem
-                   notes=document["notes"], interrupted=document.get("interrupted", False))
+                   notes=document["notes"], interrupted=document.get("interrupted", False),
+                   tried=document.get("tried", {}), refusals=document.get("refusals", {}))
 
 
 def clause_coverage(cited, exercised) -> tuple[float, list[str]]:
@@ -96,9 +100,17 @@ def load_fuzz(files: list) -> list[FuzzRun]:
             for f in files]
 
 
+def refusal_codes(refusals: dict[str, int]) -> list[tuple[str, int]]:
+    """Every error code an action may be refused with (errors.yaml; malformed_state answers a setup only) and how
+    often a probe of the run got it, 0 for one never tried; codes the spec does not know after them."""
+    known = [code for code in default_spec().errors if code != "malformed_state"]
+    return [(code, refusals.get(code, 0)) for code in known] + sorted(
+        (code, n) for code, n in refusals.items() if code not in known)
+
+
 def fuzz_rows(report) -> list[dict]:
     """Per run: the run, the share of the normative clauses the suite exercises that the reference cited during
-    it, the ones it did not reach, and the normative clauses it cited."""
+    it, the ones it did not reach, the normative clauses it cited, and how often each refusal code was tried."""
     normative = {cid for cid, row in report.clauses.items() if row.clause.kind == "normative"}
     exercised = {cid for cid in normative if report.clauses[cid].exercised}
     rows = []
@@ -106,7 +118,8 @@ def fuzz_rows(report) -> list[dict]:
         share, missing = clause_coverage(run.cited, exercised)
         rows.append({"run": run, "share": share, "missing": missing, "exercised": len(exercised),
                      "normative_cited": sorted(normative & set(run.cited), key=id_key),
-                     "other_cited": sorted(set(run.cited) - normative, key=id_key)})
+                     "other_cited": sorted(set(run.cited) - normative, key=id_key),
+                     "codes": refusal_codes(run.refusals) if run.tried else []})
     return rows
 
 
