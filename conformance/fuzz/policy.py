@@ -191,17 +191,19 @@ def guarded(state: dict) -> list[tuple[int, int]]:
 def near_miss(action: A.Action, rng: random.Random, state: dict) -> A.Action:
     """An action the rules may refuse, tried beside the policy's ``action`` at the canonical ``state``, so that every
     refusal code and its precedence is exercised (spec/contract.yaml refusals): a third of the time an action of
-    another type than the decision takes (a call_bao during a window is bao_not_allowed, a gift or a power at a turn
-    wrong_decision); at a window, half the time a claim by one of its players, one holding no card when there is one
-    (no_cards, 3.4.1: a zero-card player is one of the window's players, R-20); else an illegal-looking neighbour of
-    ``action``: another player, slot or target (half the time one of the ``guarded`` slots, where misreadings
-    hide), or a take instead of a draw (no_cards for a player with no card to replace, B.4)."""
+    another type than the decision takes (half of those a call_bao: during a window it is bao_not_allowed; a gift or
+    a power at a turn wrong_decision); at a window, half the time a claim by one of its players, one holding no
+    card when there is one (no_cards, 3.4.1: a zero-card player is one of the window's players, R-20); else an
+    illegal-looking neighbour of ``action``: another player, slot or target (half the time one of the ``guarded``
+    slots, where misreadings hide), or a take instead of a draw (no_cards for a player with no card to replace,
+    B.4)."""
     pending = state["pending"]
     seats, kind = state["seats"], pending["kind"]
     player = pending["player"] if pending["player"] is not None else state["active"]
-    if rng.random() < 1 / 3:
+    if rng.random() < 1 / 3:  # call_bao half the time: its refusal row comes before every other type's (4.1.2)
         taken = default_spec().vocabulary.decisions.get(kind, ())
-        other = rng.choice([t for t in default_spec().vocabulary.actions if t not in taken])
+        others = [t for t in default_spec().vocabulary.actions if t not in taken]
+        other = "call_bao" if "call_bao" in others and rng.random() < 0.5 else rng.choice(others)
         return A.action_from_json(example(other, player, seats, rng))
     if kind == "window" and rng.random() < 0.5:
         empty = [p for p in pending["players"] if not any(state["zones"][str(p)])]

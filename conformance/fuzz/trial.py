@@ -233,6 +233,8 @@ class Trial:
                  coverage: Coverage | None = None):
         engine = as_engine(engine)
         self.engine, self.starts, self.players, self.differential = engine, starts, players, differential
+        self.ending = tuple(s for s in starts if s.step and s.step["state"]["final_phase"]
+                            and s.step["state"]["last_turns"] is not None)  # a round's last turns (7.2)
         caps = set(getattr(engine, "capabilities", ()))
         self.views, self.events, self.legal = "views" in caps, "events" in caps, "legal_actions" in caps
         self.catalog_cards = list(default_catalog().cards)
@@ -254,8 +256,9 @@ class Trial:
             threshold = choices.pick(THRESHOLDS)
             actions = choices.below(WARM_UP)
             return played_position(choices.below(1 << 16), actions, players, threshold, choices.pick(BAO_EAGERNESS))
-        if kind == 1:
-            return self.starts[choices.below(len(self.starts))]
+        if kind == 1:  # half the time a round's last turns: rounds end there, and games, ties and decisive rounds
+            pool = self.ending if self.ending and choices.below(2) else self.starts
+            return pool[choices.below(len(pool))]
         return Start(players)
 
     def begin(self, start: Start) -> Game:

@@ -44,7 +44,8 @@ def _found(bug: str, examples: int, scenarios: Path = ROOT / "scenarios", **opti
     """Search the wrong engine with ``bug``; the tightened failure, its reproducer and the engine's answer."""
     engine = _stdio(str(WRONG), "--bug", bug)
     try:
-        result = search(engine, max_examples=examples, budget=45, scenarios=(str(scenarios),), **QUICK, **options)
+        options = {"budget": 45, **options}
+        result = search(engine, max_examples=examples, scenarios=(str(scenarios),), **QUICK, **options)
         assert result.found, f"{bug}: nothing found in {result.coverage.examples} games"
         found = tighten(result.found, Trial(engine, differential=options.get("differential", True)))
         return found, reproduce(found, engine, bug)
@@ -114,6 +115,21 @@ def test_an_engine_refusing_with_the_wrong_code_is_found_by_a_near_miss():
     result = search(WrongCodes(), max_examples=20, budget=120, **QUICK)
     assert result.found and result.found.problem.check == "probe"
     assert "must be refused with" in result.found.problem.message and "illegal_target" in result.found.problem.message
+
+
+@pytest.mark.parametrize("bug, probe, right, wrong", [
+    ("bao_at_another_moment_wrong_decision", "call_bao", "bao_not_allowed", "wrong_decision"),
+    ("zero_card_claimant_not_eligible", "pluck", "no_cards", "not_your_decision"),
+])
+def test_a_wrong_refusal_precedence_is_found_by_a_probe_of_another_type_or_claimant(bug, probe, right, wrong):
+    """Issue 22: the two precedence misreadings the suite catches, but 200 games of the fuzzer's near misses did not
+    (they never tried BAO at another decision, nor a claim by a zero-card player); the probes now do, within the
+    default budget (60 s; a derandomized search finds each in a few seconds), with a verified reproducer."""
+    found, reproducer = _found(bug, 400, budget=60)
+    assert found.problem.check == "probe" and found.probe is not None and found.probe.to_json()["type"] == probe
+    assert f"must be refused with {right!r}; the engine answered {wrong!r}" in found.problem.message
+    assert reproducer.verified, reproducer.note
+    assert f"reject {right}:" in reproducer.text
 
 
 class EventEdits(ReferenceEngine):
