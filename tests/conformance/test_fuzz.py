@@ -29,6 +29,7 @@ from baobei_ref import Game
 from baobei_ref.actions import CloseWindow, Discard
 from baobei_ref.playout import choose as uniform_choice
 from baobei_ref.setup import position
+from baobei_spec import default_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 WRONG = ROOT / "examples" / "wrong_engine" / "engine.py"
@@ -306,6 +307,7 @@ def test_the_command_saves_the_reproducer_and_reports_json(tmp_path, capsys):
     assert checked(document, "fuzz.schema.json", str(out), "a fuzz document") is document  # what `report --fuzz` reads
     assert 0 < document["failed_after_s"] <= document["seconds"]  # the first failing game, before shrinking
     assert sorted(p.name for p in save.glob("*.yaml")) == sorted(p["reproducer"]["id"] + ".yaml" for p in problems)
+    assert document["tried"]["turn"]["draw"] > 0  # what was tried (the probes' counts: the test below)
     printed = capsys.readouterr().out
     assert f"PROBLEM 1 ({problems[0]['group']}; {problems[0]['games']} game" in printed
     assert f"a game first failed {document['failed_after_s']:.1f} s" in printed
@@ -408,3 +410,47 @@ def test_a_window_s_players_in_another_order_are_stated_in_the_canonical_order()
     assert state_expectations({**ref, "pending": window}, {**ref, "pending": seat_order}) == [
         "expect pending window p2 p0"]
     assert state_expectations({**ref, "pending": window}, {**ref, "pending": window}) == []
+
+
+def test_the_policy_plays_simultaneous_claims_in_every_priority_case():
+    """The reference never lists simultaneous_plucks; the policy builds them: accepted, two or more claimants in
+    any order, with claimants before and after the active player clockwise, an invalid claim skipped by priority,
+    and the winner (the valid claim nearest clockwise to the active player, R-16) not always the first listed nor
+    the active player's next player, also when the active player is not the round's first player."""
+    from baobei_ref.actions import SimultaneousPlucks
+
+    seen = {"three or more": False, "winner not first": False, "winner not next": False, "invalid": False,
+            "both sides": False, "active not first": False}
+    for seed in range(40):
+        g, choices = Game(players=5), Seeded(seed)
+        for _ in range(3000):
+            if g.pending.kind == "game_over" or all(seen.values()):
+                break
+            action = choose(g, choices, 1)
+            if isinstance(action, SimultaneousPlucks):
+                s = g.state
+                order = s.rivals(s.active_player)
+                claimants = [c.player for c in action.claims]
+                events = [e.to_json() for e in g.apply(action)]  # accepted: the policy plays only legal actions
+                winner = next(e["player"] for e in events if e["kind"] == "priority")
+                seen["three or more"] |= len(claimants) >= 3
+                seen["winner not first"] |= winner != claimants[0]
+                seen["winner not next"] |= winner != order[0]
+                seen["invalid"] |= any(order.index(p) < order.index(winner) for p in claimants)
+                seen["both sides"] |= min(claimants) < s.active_player < max(claimants)
+                seen["active not first"] |= s.active_player != s.first
+                continue
+            g.apply(action)
+    assert all(seen.values()), seen
+
+
+def test_the_probes_try_other_action_types_and_zero_card_claims_and_count_each_refusal_code():
+    """Coverage counts each decision x action type tried and each code a probe got: BAO at other decisions
+    (bao_not_allowed), other types (wrong_decision), zero-card claims (no_cards), near misses."""
+    result = search(ReferenceEngine(), max_examples=25, budget=120, scenarios=(str(ROOT / "scenarios"),), **QUICK)
+    assert result.found is None
+    tried, refusals = result.coverage.tried, result.coverage.refusals
+    assert sum(n for (decision, action), n in tried.items() if action == "call_bao" and decision != "end_turn") > 0
+    window_types = default_spec().vocabulary.decisions["window"]
+    assert sum(n for (decision, action), n in tried.items() if decision == "window" and action not in window_types) > 0
+    assert {"bao_not_allowed", "wrong_decision", "not_your_decision", "illegal_target", "no_cards"} <= set(refusals)

@@ -93,6 +93,30 @@ def test_a_fuzz_section_per_engine_with_checks_reproducer_and_exercised_clauses(
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in second  # shown, as text
 
 
+def test_the_fuzz_section_shows_what_was_tried_at_each_decision_and_each_refusal_code(tmp_path):
+    """What the probes reached: each decision x action type tried, and every apply code (errors.yaml) with how often
+    it refused a probe, a code never tried marked as such; values from the file are escaped like the rest."""
+    suite = _suite(tmp_path)
+    held = _fuzz(tmp_path, suite)
+    assert held["tried"]["turn"]["draw"] >= 1
+    held["tried"]["window"] = {"call_bao": 3, "close_window": 2}
+    held["refusals"] = {"bao_not_allowed": 3, "wrong_decision": 7, HOSTILE: 1}
+    path = tmp_path / "tried.json"
+    path.write_text(json.dumps(held), encoding="utf-8")
+    out = tmp_path / "report"
+    assert report_main(["--out", str(out), "--scenarios", str(suite), "--fuzz", str(path)]) == 0
+    html = (out / "index.html").read_text(encoding="utf-8")
+    section = html[html.index('<section id="fuzz">'):html.index('<section id="explore">')]
+    tried = section[section.index('class="rows fuzz-tried"'):]
+    assert "<tr><td><code>window</code></td><td><code>call_bao</code> 3, <code>close_window</code> 2</td></tr>" in tried
+    codes = section[section.index('class="rows fuzz-refusals"'):]
+    codes = codes[:codes.index("</table>")]
+    rows = dict(re.findall(r"<tr><td><code>([^<]+)</code></td><td>(.*?)</td></tr>", codes))
+    assert rows["bao_not_allowed"] == "3" and rows["wrong_decision"] == "7"
+    assert rows["no_cards"] == '<span class="st st-skip">never</span>' and "malformed_state" not in rows
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in codes and "<script>alert" not in codes
+
+
 def test_a_document_that_is_not_a_fuzz_run_is_refused_naming_the_file(tmp_path, capsys):
     bad = tmp_path / "results.json"
     bad.write_text(json.dumps({"schema": "baobei-results/1"}), encoding="utf-8")
