@@ -59,7 +59,7 @@ def test_every_mutant_names_real_clauses_and_says_what_it_misreads():
         assert m.clauses and all(c in spec.clauses for c in m.clauses), m.name
         assert m.doc, m.name
     wrong = {m.name for m in MUTANTS.values() if m.origin == "wrong_engine"}
-    assert len(wrong) == 19 and {"pelicans_dont_match", "no_gift"} <= wrong
+    assert len(wrong) == 21 and {"pelicans_dont_match", "no_gift", "zero_card_claimant_not_eligible"} <= wrong
     assert all(MUTANTS[name].kind == "variant" for name in wrong)
     kinds = summary([MutantResult(m) for m in MUTANTS.values()])["kinds"]
     assert kinds["variant"] > 3 * kinds["patch"] and kinds["parameters"] > 0, kinds
