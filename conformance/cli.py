@@ -20,36 +20,21 @@ import json
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from baobei_conform import __version__, signals
-from baobei_conform.conform import RunRecord, run_conformance
-from baobei_conform.console import Console
+# Only what every command needs is imported here; each command imports its own modules, so ``lint`` never loads
+# the reference, a run never loads Hypothesis or jsonschema (startup counts: issue 28).
+from baobei_conform import signals
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.engine_api import EngineProblem, EngineUnstartable
-from baobei_conform.engines import EngineSpecError, engine_factory
-from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
-from baobei_conform.fuzz.command import add_arguments as fuzz_arguments
-from baobei_conform.fuzz.command import run as fuzz_run
-from baobei_conform.harness import BREAKER, Selection, load_suite
 from baobei_conform.options import default_suite, positive
 from baobei_conform.outputs import MARKER, ResultStream, output_problems, print_problems
-from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.transcript import Transcript
-from baobei_conform.protocol.validate import MessageValidator
-from baobei_conform.publish import add_parser as compile_parser
-from baobei_conform.results import exit_status, write_json, write_junit
-from baobei_conform.rulings import add_parser as rulings_parser
-from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.explain import LANGS, explain, side_by_side
-from baobei_conform.runner.run import problem_outcome
 from baobei_conform.scenario import load_scenario, scenario_files
-from baobei_conform.table.text import Screen
-from baobei_conform.tools import add_tools, write_run_outputs
-from baobei_conform.trace import add_parser as trace_parser
-from baobei_conform.variants import engine_readings
-from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec, load_spec
-from baobei_spec.summary import render, summarize
+
+if TYPE_CHECKING:
+    from baobei_conform.console import Console
+    from baobei_conform.table.text import Screen
 
 SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings", "trace")
 DEFAULT_REPORT_DIR = "baobei-report"
@@ -67,12 +52,23 @@ EXIT_CODES = """exit codes:
 
 
 def _spec_command(args: argparse.Namespace) -> int:
+    from baobei_spec.summary import render, summarize
+
     spec = load_spec(strict=False)
     summary = summarize(spec)
     print(json.dumps(summary, indent=2, ensure_ascii=False) if args.json else render(summary))
     for problem in spec.problems:
         print(f"problem: {problem}", file=sys.stderr)
     return 1 if spec.problems else 0
+
+
+def _cache_note(args: argparse.Namespace) -> None:
+    """With -v: why scenarios were compiled without the cache, once (a cache that cannot be used slows, never fails,
+    a run)."""
+    from baobei_conform.cache import compiled_cache
+
+    if args.verbose and compiled_cache().note:
+        print(compiled_cache().note, file=sys.stderr)
 
 
 def _lint_command(args: argparse.Namespace) -> int:
@@ -95,6 +91,7 @@ def _lint_command(args: argparse.Namespace) -> int:
             print(f"{path}: duplicate scenario id {scenario.id!r} (also {seen[scenario.id]})", file=sys.stderr)
             bad += 1
         seen[scenario.id] = str(path)
+    _cache_note(args)
     print(f"{len(files)} scenario files, {len(files) - bad} valid, {bad} with errors")
     return 1 if bad else 0
 
@@ -102,6 +99,11 @@ def _lint_command(args: argparse.Namespace) -> int:
 def _explain_command(args: argparse.Namespace) -> int:
     """One scenario step by step: on the reference, each event with its clause's rule; with an engine, the
     engine and the reference side by side."""
+    from baobei_conform.runner.engine import ReferenceEngine
+    from baobei_conform.runner.explain import explain
+    from baobei_conform.table.text import Screen
+    from baobei_scenarios import SUITE_ROOT
+
     path = Path(args.scenario)
     if not path.exists():  # an id of the installed suite
         path = next(iter(sorted(SUITE_ROOT.rglob(f"{args.scenario}.yaml"))), path)
@@ -127,6 +129,9 @@ def _explain_command(args: argparse.Namespace) -> int:
 
 def _explain_on(scenario, args: argparse.Namespace, alone: bool, transcript, screen: Screen | None) -> int:
     """``explain`` on an engine started for it (the reference over the protocol when ``alone``)."""
+    from baobei_conform.engines import engine_factory
+    from baobei_conform.runner.explain import explain, side_by_side
+
     try:
         factory, _ = engine_factory(None if args.command_line else args.engine, args.command_line, args.timeout,
                                     transcript=transcript)
@@ -143,7 +148,46 @@ def _explain_on(scenario, args: argparse.Namespace, alone: bool, transcript, scr
             engine.stop()
 
 
-def sub_parser() -> argparse.ArgumentParser:
+def _fuzz_parser(sub) -> None:
+    from baobei_conform.fuzz.command import add_arguments, run
+
+    fz = sub.add_parser("fuzz", help="Hypothesis-driven play against the reference; a failure becomes a scenario")
+    add_arguments(fz)
+    fz.set_defaults(func=run, command_line=None)
+
+
+def _compile_parser(sub) -> None:
+    from baobei_conform.publish import add_parser
+
+    add_parser(sub)
+
+
+def _tools_parser(sub) -> None:
+    from baobei_conform.tools import add_tools
+
+    add_tools(sub)
+
+
+def _rulings_parser(sub) -> None:
+    from baobei_conform.rulings import add_parser
+
+    add_parser(sub)
+
+
+def _trace_parser(sub) -> None:
+    from baobei_conform.trace import add_parser
+
+    add_parser(sub)
+
+
+# The subcommands defined in their own modules: names -> what adds their parsers, imported only for the command
+# given (``fuzz`` alone imports Hypothesis, 0.2 s; ``lint`` needs none of them).
+OWN_MODULES = {("compile",): _compile_parser, ("merge", "smoke"): _tools_parser, ("rulings",): _rulings_parser,
+               ("trace",): _trace_parser, ("fuzz",): _fuzz_parser}
+
+
+def sub_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The subcommands' parser: ``command``'s in full (every one's when None), the others by name only."""
     parser = argparse.ArgumentParser(prog="baobei-conform")
     sub = parser.add_subparsers(dest="command", required=True)
     spec = sub.add_parser("spec", help="summarise and check the rulebook spec")
@@ -151,8 +195,9 @@ def sub_parser() -> argparse.ArgumentParser:
     spec.set_defaults(func=_spec_command)
     lint = sub.add_parser("lint", help="validate scenario files without running them")
     lint.add_argument("paths", nargs="*", help="files or folders (default: the installed suite)")
+    lint.add_argument("-v", "--verbose", action="store_true",
+                      help="also say when compiled scenarios cannot be cached (an unwritable cache folder)")
     lint.set_defaults(func=_lint_command)
-    compile_parser(sub)
     expl = sub.add_parser("explain", help="one scenario step by step: on the reference with the rules, or on an "
                                           "engine and the reference side by side")
     expl.add_argument("scenario", help="a scenario file, or the id of an installed scenario")
@@ -167,16 +212,21 @@ def sub_parser() -> argparse.ArgumentParser:
                       help="the table as this player sees it (cards they have not seen as backs, without species) "
                            "instead of the whole table; implies --table")
     expl.set_defaults(func=_explain_command, command_line=None)
-    add_tools(sub)
-    rulings_parser(sub)
-    trace_parser(sub)
-    fz = sub.add_parser("fuzz", help="Hypothesis-driven play against the reference; a failure becomes a scenario")
-    fuzz_arguments(fz)
-    fz.set_defaults(func=fuzz_run, command_line=None)
+    for names, add in OWN_MODULES.items():
+        if command is None or command in names:
+            add(sub)
+        else:
+            for name in names:
+                sub.add_parser(name)
     return parser
 
 
 def run_parser() -> argparse.ArgumentParser:
+    from baobei_conform import __version__
+    from baobei_conform.harness import BREAKER
+    from baobei_conform.protocol.client import MAX_LINE
+    from baobei_conform.runner.explain import LANGS
+
     parser = argparse.ArgumentParser(
         prog="baobei-conform", description=__doc__, epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -211,6 +261,8 @@ def run_parser() -> argparse.ArgumentParser:
                              "holding it, home, /, the scenarios, nor a folder with the --json/--junit files")
     parser.add_argument("--no-report", action="store_true", help="do not write the HTML report")
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summary")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also say when compiled scenarios cannot be cached (an unwritable cache folder)")
     parser.add_argument("--line", action="store_true", help="one line per failure")
     parser.add_argument("--lang", choices=LANGS, default="en",
                         help="the clauses' text with failures: en (the spec's rule), es or nl (the rulebook's words)")
@@ -275,9 +327,23 @@ def _run_command(argv: list[str]) -> int:
 
 def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, shard, transcript) -> int:
     """The run itself, once its options hold (``transcript``: --trace-protocol's, or None)."""
+    from baobei_conform.conform import RunRecord, run_conformance
+    from baobei_conform.console import Console
+    from baobei_conform.engine_api import EngineProblem, EngineUnstartable
+    from baobei_conform.engines import EngineSpecError, engine_factory
+    from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
+    from baobei_conform.harness import Selection, load_suite
+    from baobei_conform.results import exit_status
+    from baobei_conform.runner.run import problem_outcome
+    from baobei_conform.variants import engine_readings
+
     paths = args.scenarios or default_suite()
     selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
-    validator = MessageValidator() if args.validate else None
+    validator = None
+    if args.validate:
+        from baobei_conform.protocol.validate import MessageValidator  # jsonschema only when asked
+
+        validator = MessageValidator()
     try:
         factory, described = engine_factory(None if command else args.engine, command, args.timeout, validator,
                                             args.max_line, transcript)
@@ -286,6 +352,7 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
         print(f"baobei-conform: {exc}", file=sys.stderr)
         return 2
     scenarios, broken = load_suite(paths, selection)
+    _cache_note(args)
     if expected:
         for warning in unknown_ids(args.expectations, expected, {p.stem for p in scenario_files(paths)}):
             print(warning, file=sys.stderr)
@@ -355,6 +422,8 @@ def _finish(args: argparse.Namespace, console: Console, document: dict, broken: 
             paths: list) -> int:
     """The end of a run: the summary on the console, the results files, the report; 2 when one of them could
     not be written (a full disk), else 0."""
+    from baobei_conform.tools import write_run_outputs
+
     console.finish(document, broken, interrupted)
     return print_problems("", write_run_outputs(document, args.json, args.junit,
                                                  None if args.no_report else args.report, paths[0]))
@@ -362,6 +431,8 @@ def _finish(args: argparse.Namespace, console: Console, document: dict, broken: 
 
 def _write_results(args: argparse.Namespace, document: dict) -> None:
     """The --json and --junit files, each renamed into place whole."""
+    from baobei_conform.results import write_json, write_junit
+
     if args.json:
         write_json(args.json, document)
     if args.junit:
@@ -394,7 +465,7 @@ def _command(argv: list[str]) -> int:
         if "--" in argv:
             i = argv.index("--")
             argv, command_line = argv[:i], argv[i + 1:]
-        args = sub_parser().parse_args(argv)
+        args = sub_parser(argv[0]).parse_args(argv)
         if command_line:
             args.command_line = command_line
         return args.func(args)

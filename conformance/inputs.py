@@ -10,10 +10,12 @@ column where the text has them: never a traceback, never a hang.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import stat
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -84,6 +86,19 @@ def read_bytes(path: str | Path, cap: int, what: str = "this file") -> bytes:
     if size > cap:
         raise InputError(f"the file has more than {cap} bytes; {what} has at most {cap}", shown)
     return b"".join(chunks)
+
+
+def content_digest(files: Iterable[tuple[str, Path]], cap: int) -> str:
+    """``sha256:HEX`` over ``(relative path, file)`` pairs, sorted by path: each path, then its length and bytes."""
+    digest = hashlib.sha256()
+    for name, path in sorted(files):
+        try:
+            data = read_bytes(path, cap)
+        except InputError:
+            data = None
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(b"unreadable\0" if data is None else b"%d\0" % len(data) + data)
+    return f"sha256:{digest.hexdigest()}"
 
 
 def line_of(lines: list[str], number: int) -> str:

@@ -39,9 +39,10 @@ class OutputRefused(OSError):
     """A folder that is not the tool's to replace, found at the moment of the swap (it changed during the work)."""
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
+def write_atomic(path: str | Path, data: str | bytes, durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder (created if missing), then
-    rename it into place."""
+    rename it into place. ``durable``: on disk before the rename (a cache, whose entries check themselves, skips
+    the wait)."""
     path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,7 +51,8 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.chmod(temp, 0o644)
         os.replace(temp, path)
     except BaseException:

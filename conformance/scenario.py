@@ -6,16 +6,15 @@ reused. Every error names the file, the line and column, and shows the offending
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import yaml
 
+from baobei_conform.cache import compiled_cache
 from baobei_conform.dsl.ast import Setup
-from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.errors import ScenarioError, nearest
-from baobei_conform.dsl.parse import parse_script
-from baobei_conform.inputs import InputError, line_of, load_yaml, read_text
+from baobei_conform.inputs import InputError, decode_text, line_of, load_yaml, read_bytes
 from baobei_spec import Spec, default_spec
 
 FIELDS = {"id": str, "title": str, "clauses": list, "faq": list, "rulings": list, "ruling_notes": dict, "tags": list,
@@ -53,19 +52,65 @@ def _node_of(mapping: yaml.MappingNode, key: str):
     return None
 
 
-def _read(path: Path, shown: str) -> tuple[yaml.Node | None, object, list[str]]:
-    """The file's YAML (inputs.py: a regular file of at most MAX_BYTES of UTF-8, screened, bounded in depth)."""
+def _read(path: Path, shown: str) -> bytes:
+    """The file's bytes (inputs.py: a regular file of at most MAX_BYTES)."""
     try:
-        return load_yaml(read_text(path, MAX_BYTES, "a scenario file"), shown, "a scenario file", MAX_DEPTH)
+        return read_bytes(path, MAX_BYTES, "a scenario file")
+    except InputError as exc:
+        raise ScenarioError(exc.message, exc.file, exc.line, exc.column, exc.text) from None
+
+
+def _yaml(data: bytes, shown: str) -> tuple[yaml.Node | None, object, list[str]]:
+    """The file's YAML (inputs.py: UTF-8, screened, bounded in depth)."""
+    try:
+        return load_yaml(decode_text(data, shown), shown, "a scenario file", MAX_DEPTH)
     except InputError as exc:
         raise ScenarioError(exc.message, exc.file, exc.line, exc.column, exc.text) from None
 
 
 def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
-    """Load, validate and compile one scenario file; raise ScenarioError naming file:line:col."""
+    """Load, validate and compile one scenario file; raise ScenarioError naming file:line:col. Against the
+    package's spec, a file compiled before is taken from the cache of compiled scenarios (cache.py)."""
     path = Path(path)
     shown = str(path)
-    root, data, lines = _read(path, shown)
+    data = _read(path, shown)
+    if spec is not None and spec is not default_spec():
+        return _compile(path, shown, data, spec)  # another spec: the cache's keys do not cover it
+    store = compiled_cache()
+    key = store.key(path.name, data)
+    entry = store.get(key)
+    if entry is not None:
+        try:
+            return _from_entry(entry, shown)
+        except (KeyError, TypeError, ValueError):
+            pass  # an entry of another shape: compiled again and rewritten
+    scenario = _compile(path, shown, data, default_spec())
+    store.put(key, _entry(scenario))
+    return scenario
+
+
+def _entry(scenario: Scenario) -> dict:
+    """What the cache keeps of a compiled scenario: every field but its path (the same file may move)."""
+    kept = {f.name: getattr(scenario, f.name) for f in fields(scenario) if f.name != "path"}
+    kept["deck_named"] = list(scenario.deck_named.items())  # JSON keys are strings
+    return kept
+
+
+def _from_entry(entry: dict, shown: str) -> Scenario:
+    """The scenario a cache entry keeps, at ``shown``."""
+    values = {f.name: entry[f.name] for f in fields(Scenario) if f.name != "path"}
+    for name in ("clauses", "faq", "rulings", "tags"):
+        values[name] = tuple(values[name])
+    values["deck_named"] = {int(line): int(count) for line, count in values["deck_named"]}
+    return Scenario(path=shown, **values)
+
+
+def _compile(path: Path, shown: str, raw: bytes, spec: Spec) -> Scenario:
+    """Validate and compile a scenario file's bytes against ``spec``."""
+    from baobei_conform.dsl.compile import compile_script  # the parser (lark) only when something is compiled
+    from baobei_conform.dsl.parse import parse_script
+
+    root, data, lines = _yaml(raw, shown)
     if not isinstance(data, dict) or not isinstance(root, yaml.MappingNode):
         raise ScenarioError("a scenario is a YAML mapping with id, title, clauses and script", shown, 1, 1, lines[0])
 
@@ -91,7 +136,6 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
                 fail(f"{key} entries are strings; entry {i + 1} is {type(entry).__name__} {entry!r:.40}", key, i)
     if data["id"] != path.stem:
         fail(f"the id {data['id']!r} must equal the file name {path.stem!r}", "id")
-    spec = spec or default_spec()
     for i, cid in enumerate(data["clauses"]):
         if not isinstance(cid, str):
             fail(f"clause id {cid!r} must be quoted: YAML reads 6.10 as the number 6.1", "clauses", i)

@@ -8,30 +8,16 @@ name), so the same folder gives the same digest on any machine and any checkout,
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from baobei_conform.inputs import InputError, read_bytes
+from baobei_conform.inputs import content_digest
 from baobei_conform.scenario import MAX_BYTES, scenario_files
 from baobei_spec import SPEC_ROOT
 
 SPEC_CAP = 16 << 20  # bytes of one spec file (the rulebook's text is 36 KB, the clauses 156 KB in all)
 SPEC_DATA = ("*.yaml", "clauses/*.yaml", "rulebook/*.txt", "schemas/*.json")  # as pyproject.toml installs them
-
-
-def content_digest(files: Iterable[tuple[str, Path]], cap: int = MAX_BYTES) -> str:
-    """``sha256:HEX`` over ``(relative path, file)`` pairs, sorted by path: each path, then its length and bytes."""
-    digest = hashlib.sha256()
-    for name, path in sorted(files):
-        try:
-            data = read_bytes(path, cap)
-        except InputError:
-            data = None
-        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(b"unreadable\0" if data is None else b"%d\0" % len(data) + data)
-    return f"sha256:{digest.hexdigest()}"
 
 
 def _scenario_entries(roots: Sequence[str | Path]) -> list[tuple[str, Path]]:
@@ -53,4 +39,5 @@ def suite_identity(roots: Sequence[str | Path]) -> dict:
     """``{version, scenarios, spec}``: ``roots`` are the scenario folders (or files) the run loaded from."""
     from baobei_conform import __version__
 
-    return {"version": __version__, "scenarios": content_digest(_scenario_entries(roots)), "spec": spec_digest()}
+    return {"version": __version__, "scenarios": content_digest(_scenario_entries(roots), MAX_BYTES),
+            "spec": spec_digest()}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CACHES = ("**/__pycache__/**", ".venv*/**", "**/*.egg-info/**", "**/.pytest_cache/**", "**/.hypothesis/**",
           "**/.mypy_cache/**", "**/.ruff_cache/**")
+CACHE = "BAOBEI_CACHE_DIR"  # where compiled scenarios are cached (conformance/cache.py)
 CHANGED = pytest.StashKey[list]()
 BEFORE = pytest.StashKey[dict]()
+SAVED_CACHE = pytest.StashKey[str | None]()
 
 
 def checkout_files(root: Path = ROOT) -> dict[str, tuple[str, int, int]] | None:
@@ -54,6 +57,24 @@ def changes(before: dict, after: dict) -> list[str]:
     lines += [f"{path}: changed" for path in sorted(after) if path in before and after[path] != before[path]]
     lines += [f"{path}: deleted" for path in sorted(before) if path not in after]
     return lines
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The cache of compiled scenarios in a folder of this session, never the user's: the controller makes it, its
+    workers and every process a test starts inherit it, and it goes with the session."""
+    if not hasattr(config, "workerinput"):
+        config.stash[SAVED_CACHE] = os.environ.get(CACHE)
+        os.environ[CACHE] = tempfile.mkdtemp(prefix="baobei-test-cache-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if SAVED_CACHE in config.stash:
+        shutil.rmtree(os.environ[CACHE], ignore_errors=True)
+        saved = config.stash[SAVED_CACHE]
+        if saved is None:
+            os.environ.pop(CACHE, None)
+        else:
+            os.environ[CACHE] = saved
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 from test_harness import ENGINES, SCENARIOS, TABLE, conform, write_scenarios
 
+import baobei_conform
 import baobei_conform.cli as cli
+import baobei_conform.conform
+import baobei_conform.harness
 from baobei_conform.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +36,7 @@ def never_runs(monkeypatch):
     """Fails the test if the suite starts: the problem had to be found before."""
     def refuse(*args, **kwargs):
         raise AssertionError("the suite ran")
-    monkeypatch.setattr(cli, "run_conformance", refuse)
+    monkeypatch.setattr(baobei_conform.conform, "run_conformance", refuse)  # cli imports it as a run starts
 
 
 # --- exit codes ---
@@ -98,9 +101,9 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0
-    assert capsys.readouterr().out.strip() == f"baobei-conform {cli.__version__}"
+    assert capsys.readouterr().out.strip() == f"baobei-conform {baobei_conform.__version__}"
     proc = subprocess.run([sys.executable, "-m", "baobei_conform", "--version"], capture_output=True, text=True)
-    assert proc.returncode == 0 and proc.stdout.strip() == f"baobei-conform {cli.__version__}"
+    assert proc.returncode == 0 and proc.stdout.strip() == f"baobei-conform {baobei_conform.__version__}"
 
 
 # --- outputs are checked before the run ---
@@ -136,7 +139,7 @@ def test_report_and_merge_outputs_are_checked_too(tmp_path, capsys):
 def test_checking_a_new_output_file_leaves_nothing_behind(tmp_path, passing, monkeypatch):
     """The writability check itself leaves no file: interrupted right after it, before any result exists."""
     out = tmp_path / "r.json"
-    monkeypatch.setattr(cli, "load_suite", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    monkeypatch.setattr(baobei_conform.harness, "load_suite", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     assert main(["--scenarios", str(passing), "--json", str(out), "--no-report"]) == 130
     assert not out.exists()
 
