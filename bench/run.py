@@ -2,8 +2,12 @@
 
 ref_actions_per_s / ref_rounds_per_s: seeded random complete rounds on one core, in process,
 every action uniform over ``legal_actions()`` (chance outcomes from the same RNG).
-scenarios / parse_all_s / load_all_s: parsing every scenario script, and loading every file
-(YAML, metadata checks, parse, compile to steps); each the fastest of three passes.
+scenarios / parse_all_s / load_all_s / load_all_cached_s: parsing every scenario script, loading every file
+(YAML, metadata checks, parse, compile to steps; the cache of compiled scenarios empty, so stored too), and
+loading every file again (served from that cache); each the fastest of three passes.
+cli_run_s: the median whole-process time of ``baobei-conform -q --no-report`` (the suite on the reference in
+process, imports and loading included) with a warm cache of compiled scenarios. The benchmark keeps that cache
+in a temporary folder (BAOBEI_CACHE_DIR), never the user's.
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
 (stdio_start_s: starting it and the handshake); each the fastest of five runs of ``run_conformance``
@@ -19,13 +23,20 @@ against ``baobei-ref serve`` over stdio, every per-action check on: the share of
 suite exercises (cited by the reference's events while it runs) that the reference cites during the run
 (fuzz_unreached lists the others), and the engine actions played per second; fuzz_problem must be null.
 fuzz_jobs2_actions_per_s: the same with ``--jobs 2`` (two searches, two engine processes), for half the budget.
+fuzz_foreign_actions_per_s / harness_us_per_action: the same default run against bench/foreign_engine.py, the
+reference answering as a third-party engine would (every reply equal as JSON, never as bytes: no reply takes the
+harness's shortcut for the reference's own bytes); harness_us_per_action is the harness process's own CPU (user +
+system, resource.getrusage) over the actions played, the engine's process excluded (fuzz_foreign_engine_cpu_s);
+harness_ref_us_per_action the same against ``baobei-ref serve``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -63,7 +74,9 @@ def bench_reference(seconds: float) -> dict:
 
 
 def bench_scenarios() -> dict:
-    """Parse every scenario script (Lark LALR, parser built once), then load and compile every file."""
+    """Parse every scenario script (Lark LALR, parser built once), then load and compile every file (an empty
+    cache of compiled scenarios each pass: compiled and stored), then load them again (served from the cache)."""
+    from baobei_conform.cache import compiled_cache
     from baobei_conform.dsl.parse import parse_script, parser
     from baobei_conform.scenario import load_scenario, scenario_files
     from baobei_spec import default_spec
@@ -72,17 +85,42 @@ def bench_scenarios() -> dict:
     scripts = [yaml.safe_load(f.read_text(encoding="utf-8"))["script"] for f in files]
     parser()  # built once, outside the timing
     default_spec()  # loaded once (lint checks names against it), outside the timing
-    parsed = loaded = float("inf")
+    parsed = loaded = cached = float("inf")
+    saved = os.environ["BAOBEI_CACHE_DIR"]
     for _ in range(3):  # the fastest of three: one pass of ~0.6 s is at the mercy of the machine's other work
         start = time.perf_counter()
         for script in scripts:
             parse_script(script)
         parsed = min(parsed, time.perf_counter() - start)
-        start = time.perf_counter()
-        for f in files:
-            load_scenario(f)
-        loaded = min(loaded, time.perf_counter() - start)
-    return {"scenarios": len(files), "parse_all_s": round(parsed, 3), "load_all_s": round(loaded, 3)}
+        with tempfile.TemporaryDirectory() as empty:
+            os.environ["BAOBEI_CACHE_DIR"] = empty
+            compiled_cache.cache_clear()
+            start = time.perf_counter()
+            for f in files:
+                load_scenario(f)
+            loaded = min(loaded, time.perf_counter() - start)
+            start = time.perf_counter()
+            for f in files:
+                load_scenario(f)
+            cached = min(cached, time.perf_counter() - start)
+    os.environ["BAOBEI_CACHE_DIR"] = saved
+    compiled_cache.cache_clear()
+    return {"scenarios": len(files), "parse_all_s": round(parsed, 3), "load_all_s": round(loaded, 3),
+            "load_all_cached_s": round(cached, 3)}
+
+
+def bench_cli() -> dict:
+    """The whole process of ``baobei-conform -q --no-report`` (the suite on the reference in process), as a user
+    runs it again: the cache of compiled scenarios warm (one run before). The median of REPEATS runs."""
+    command = [str(Path(sys.executable).with_name("baobei-conform")), "-q", "--no-report"]
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(command, capture_output=True, check=True, cwd=tmp, timeout=600)  # warms the cache
+        runs = []
+        for _ in range(REPEATS):
+            start = time.perf_counter()
+            subprocess.run(command, capture_output=True, check=True, cwd=tmp, timeout=600)
+            runs.append(time.perf_counter() - start)
+    return {"cli_run_s": round(statistics.median(runs), 3)}
 
 
 def _kept(engine):
@@ -180,19 +218,38 @@ def bench_report() -> dict:
         return {"report_build_s": round(time.perf_counter() - start, 3)}
 
 
-def _fuzz_run(budget: float, *options: str) -> dict:
-    """``baobei-conform fuzz --derandomize`` against ``baobei-ref serve`` over stdio; its JSON document."""
+FUZZ_MEASURED = """import json, resource, sys
+from baobei_conform.cli import main
+code = main(sys.argv[2:])
+me, engines = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+with open(sys.argv[1], "w", encoding="utf-8") as fh:
+    json.dump({"harness": me.ru_utime + me.ru_stime, "engines": engines.ru_utime + engines.ru_stime}, fh)
+sys.exit(code)
+"""
+FOREIGN = [sys.executable, str(ROOT / "bench" / "foreign_engine.py"), "serve"]
+
+
+def _fuzz_run(budget: float, *options: str, engine: list[str] | None = None) -> dict:
+    """``baobei-conform fuzz --derandomize`` against ``engine`` (default ``baobei-ref serve``) over stdio; its JSON
+    document, with ``cpu``: the harness process's own CPU seconds and its engines' (the children it waited for)."""
+    engine = engine or [str(Path(sys.executable).with_name("baobei-ref")), "serve"]
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "fuzz.json"
-        subprocess.run([sys.executable, "-m", "baobei_conform", "fuzz", "--derandomize", "--budget", str(budget),
-                        *options, "--scenarios", str(ROOT / "scenarios"), "--json", str(out), "--",
-                        str(Path(sys.executable).with_name("baobei-ref")), "serve"],
-                       capture_output=True, text=True, timeout=budget + 600, cwd=tmp)
-        return json.loads(out.read_text(encoding="utf-8"))
+        out, cpu = Path(tmp) / "fuzz.json", Path(tmp) / "cpu.json"
+        subprocess.run([sys.executable, "-c", FUZZ_MEASURED, str(cpu), "fuzz", "--derandomize", "--budget",
+                        str(budget), *options, "--scenarios", str(ROOT / "scenarios"), "--json", str(out), "--",
+                        *engine], capture_output=True, text=True, timeout=budget + 600, cwd=tmp)
+        return {**json.loads(out.read_text(encoding="utf-8")), "cpu": json.loads(cpu.read_text(encoding="utf-8"))}
+
+
+def _per_action_us(document: dict) -> float | None:
+    """The harness's CPU per engine action, in microseconds (its start-up included: ~0.5 s of a minute)."""
+    return round(document["cpu"]["harness"] / document["actions"] * 1e6, 1) if document["actions"] else None
 
 
 def bench_fuzz(budget: float) -> dict:
-    """A default fuzzing run against ``baobei-ref serve``, as a user starts it; its reach against the suite's."""
+    """A default fuzzing run against ``baobei-ref serve``, as a user starts it; its reach against the suite's. The
+    same against an engine whose replies are equal as JSON, not as bytes (bench/foreign_engine.py), as any other
+    engine's are: the harness's CPU per action there, the engine's process apart."""
     from baobei_conform.report import collect
     from baobei_conform.report.fuzz import clause_coverage
 
@@ -201,10 +258,15 @@ def bench_fuzz(budget: float) -> dict:
     document = _fuzz_run(budget)
     share, missing = clause_coverage(document["clauses_cited"], exercised)
     jobs2 = _fuzz_run(budget / 2, "--jobs", "2")
+    foreign = _fuzz_run(budget, engine=FOREIGN)
     return {"fuzz_clause_coverage": share, "fuzz_unreached": missing, "fuzz_actions_per_s": document["actions_per_s"],
             "fuzz_games": document["examples"], "fuzz_problem": document["problem"] and document["problem"]["message"],
             "fuzz_jobs2_actions_per_s": jobs2["actions_per_s"],
-            "fuzz_jobs2_problem": jobs2["problem"] and jobs2["problem"]["message"]}
+            "fuzz_jobs2_problem": jobs2["problem"] and jobs2["problem"]["message"],
+            "harness_ref_us_per_action": _per_action_us(document),
+            "fuzz_foreign_actions_per_s": foreign["actions_per_s"], "harness_us_per_action": _per_action_us(foreign),
+            "fuzz_foreign_engine_cpu_s": round(foreign["cpu"]["engines"], 2),
+            "fuzz_foreign_problem": foreign["problem"] and foreign["problem"]["message"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,20 +275,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     parser.add_argument("--fuzz-budget", type=float, default=60.0, help="seconds of the fuzzing run (default 60)")
     args = parser.parse_args(argv)
-    Game(players=2)  # load the spec once, outside the timings
-    figures = bench_reference(args.seconds)
-    figures.update(bench_scenarios())
-    figures.update(bench_suite())
-    figures.update(bench_report())
-    figures.update(bench_hostile())
-    figures.update(bench_mutants())
-    figures.update(bench_fuzz(args.fuzz_budget))
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["BAOBEI_CACHE_DIR"] = cache  # compiled scenarios cached here, for this run and its processes
+        figures = _figures(args)
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:
         for key, value in sorted(figures.items()):
             print(f"{key}: {value}")
     return 0
+
+
+def _figures(args: argparse.Namespace) -> dict:
+    Game(players=2)  # load the spec once, outside the timings
+    figures = bench_reference(args.seconds)
+    figures.update(bench_scenarios())
+    figures.update(bench_cli())
+    figures.update(bench_suite())
+    figures.update(bench_report())
+    figures.update(bench_hostile())
+    figures.update(bench_mutants())
+    figures.update(bench_fuzz(args.fuzz_budget))
+    return figures
 
 
 if __name__ == "__main__":
