@@ -17,9 +17,11 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
+from typing import TypeVar
 
 import orjson
 
@@ -32,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 # The compiler's own files, beside the spec's (every file of baobei_spec, code and data).
 COMPILER = ("cache.py", "scenario.py", "inputs.py", "dsl")
 LIBRARIES = ("lark", "yaml")  # their __init__ holds their version
+T = TypeVar("T")
 
 
 def cache_dir() -> Path:
@@ -81,6 +84,21 @@ class CompiledCache:
         digest = hashlib.sha256(compiler_digest().encode() + b"\0" + name.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(data)
         return digest.hexdigest()
+
+    def compiled(self, name: str, data: bytes, make: Callable[[], T], keep: Callable[[T], dict],
+                 restore: Callable[[dict], T]) -> T:
+        """What ``make()`` compiles from the file ``name`` of ``data``, from the cache when it holds it: ``keep``
+        gives the entry to store, ``restore`` the value back from one (an entry it cannot read is compiled again)."""
+        key = self.key(name, data)
+        entry = self.get(key)
+        if entry is not None:
+            try:
+                return restore(entry)
+            except (KeyError, TypeError, ValueError):
+                pass  # an entry of another shape: compiled again and rewritten
+        made = make()
+        self.put(key, keep(made))
+        return made
 
     def get(self, key: str) -> dict | None:
         """The payload stored under ``key``, or None when missing, unreadable or corrupt."""

@@ -76,17 +76,8 @@ def load_scenario(path: str | Path, spec: Spec | None = None) -> Scenario:
     data = _read(path, shown)
     if spec is not None and spec is not default_spec():
         return _compile(path, shown, data, spec)  # another spec: the cache's keys do not cover it
-    store = compiled_cache()
-    key = store.key(path.name, data)
-    entry = store.get(key)
-    if entry is not None:
-        try:
-            return _from_entry(entry, shown)
-        except (KeyError, TypeError, ValueError):
-            pass  # an entry of another shape: compiled again and rewritten
-    scenario = _compile(path, shown, data, default_spec())
-    store.put(key, _entry(scenario))
-    return scenario
+    return compiled_cache().compiled(path.name, data, lambda: _compile(path, shown, data, default_spec()), _entry,
+                                     lambda entry: _from_entry(entry, shown))
 
 
 def _entry(scenario: Scenario) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from baobei_conform.cache import compiled_cache
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
@@ -31,8 +32,15 @@ class Start:
 
 
 def compiled(setup: str) -> Start:
-    (step,) = compile_script(parse_script(setup))
+    """The start a setup block gives, compiled once (cache.py: every fuzzing run starts from every scenario's)."""
+    step = compiled_cache().compiled("fuzz start", setup.encode("utf-8", "surrogateescape"), lambda: _step(setup),
+                                     lambda step: {"step": step}, lambda entry: dict(entry["step"]))
     return Start(len(step["state"]["zones"]), setup, step)
+
+
+def _step(setup: str) -> dict:
+    (step,) = compile_script(parse_script(setup))
+    return step
 
 
 def played_position(seed: int, actions: int, players: int, threshold: int | None, bao_percent: int) -> Start:

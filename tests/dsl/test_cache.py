@@ -190,3 +190,13 @@ def test_every_suite_scenario_served_from_the_cache_equals_its_fresh_compilation
         assert cached == compiled, path
         assert (cached.steps, cached.notes, cached.deck_named) == (compiled.steps, compiled.notes,
                                                                    compiled.deck_named), path
+
+
+def test_the_fuzzer_s_starts_served_from_the_cache_equal_their_fresh_compilation(in_tmp):
+    """Every fuzzing run starts from every scenario's setup, compiled once (fuzz/positions.py)."""
+    from baobei_conform.fuzz.positions import _step, compiled, load_corpus
+
+    starts, _ = load_corpus.__wrapped__((str(ROOT / "scenarios"),))
+    assert len(starts) > 400 and len(entries(in_tmp)) >= len(starts)
+    for start in starts:
+        assert compiled(start.setup) == start and start.step == _step(start.setup), start.setup
