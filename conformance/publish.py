@@ -7,7 +7,8 @@ line of the script, which starts at the file's line ``script_line``). Files mirr
 folders (``3-pluck/pluck-basic.yaml`` -> ``3-pluck/pluck-basic.json``). The folder is written whole or
 not at all: a scenario that does not compile is reported with file:line:col and nothing is written. It is
 a folder the tool owns (outputs.py): missing, empty or an earlier compile's, never the sources or a folder
-holding anything else.
+holding anything else. ``--expected`` adds what the reference shows after every action step (expected.py;
+docs/published.md): the compiler itself never runs the reference, the reference is run as an engine.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 from pathlib import Path
 
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.expected import NotObserved, expected
 from baobei_conform.options import default_suite
 from baobei_conform.outputs import output_problems, print_problems, replace_dir, unwritten
 from baobei_conform.protocol import PROTOCOL_VERSION
@@ -43,23 +45,31 @@ def _sources(paths: list[str]) -> list[tuple[Path, str]]:
     return out
 
 
-def compile_suite(paths: list[str], out: str) -> list[ScenarioError]:
-    """Write the compiled scenarios under ``out``; the errors of the files that do not compile (then
-    nothing is written)."""
-    documents, errors = {}, []
+def compile_suite(paths: list[str], out: str, observed: bool = False) -> list[ScenarioError | NotObserved]:
+    """Write the compiled scenarios under ``out`` (``observed``: with the reference's observations); the errors of
+    the files that do not compile or that the reference does not go through (then nothing is written)."""
+    documents: dict[str, dict] = {}
+    errors: list[ScenarioError | NotObserved] = []
     for path, source in _sources(paths):
         try:
-            documents[source] = compiled(load_scenario(path), source)
-        except ScenarioError as exc:
+            scenario = load_scenario(path)
+            documents[source] = compiled(scenario, source)
+            if observed:
+                documents[source]["expected"] = expected(scenario)
+        except (ScenarioError, NotObserved) as exc:
             errors.append(exc)
     if errors:
         return errors
+    for document in documents.values():
+        for left_out in (document.get("expected") or {}).get("unobserved", ()):
+            print(f"warning: {left_out['why']}; no observations for it", file=sys.stderr)
 
     def build(folder: Path) -> None:
         for source, document in documents.items():
             target = folder / Path(source).with_suffix(".json")
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            indent = None if observed else 1  # the observations are large (30 MB for the suite): compact
+            target.write_text(json.dumps(document, indent=indent, ensure_ascii=False) + "\n", encoding="utf-8")
 
     replace_dir(out, build, "baobei-conform compile")
     return []
@@ -73,15 +83,17 @@ def compile_command(args: argparse.Namespace) -> int:
     if print_problems("compile", output_problems(owned={"--out": args.out}, inputs=paths)):
         return 2
     try:
-        errors = compile_suite(paths, args.out)
+        errors = compile_suite(paths, args.out, args.expected)
     except OSError as exc:  # a full disk
         return print_problems("compile", [unwritten("--out", args.out, exc)])
     for exc in errors:
         print(exc, file=sys.stderr)
     if errors:
-        print(f"{len(errors)} scenario files do not compile; nothing written", file=sys.stderr)
+        print(f"{len(errors)} scenario files do not compile{' or run on the reference' if args.expected else ''}; "
+              "nothing written", file=sys.stderr)
         return 1
-    print(f"{len(_sources(paths))} scenarios compiled into {args.out}")
+    print(f"{len(_sources(paths))} scenarios compiled into {args.out}"
+          + (", each with the reference's observations after every action step" if args.expected else ""))
     return 0
 
 
@@ -92,4 +104,7 @@ def add_parser(sub) -> None:
     p.add_argument("--out", default="baobei-compiled", metavar="DIR",
                    help="the folder to write (default: baobei-compiled); replaced whole, so it must be missing, "
                         "empty or an earlier compile's output, outside the scenario sources")
+    p.add_argument("--expected", action="store_true",
+                   help="also write, beside each scenario's steps, what the reference shows after every action step "
+                        "(state, events, every player's view, legal actions) and how to compare it: docs/published.md")
     p.set_defaults(func=compile_command)

@@ -5,7 +5,8 @@ report and of ``explain --table``.
 the table after each step needs the run cut where the table changes: each *action* (setup, new game, apply,
 shuffle) with the checks that follow it (expect, reject: they leave the table as it is) is run and judged as one
 run, then the state is read. The steps are judged exactly as ``run_steps`` judges the whole scenario: a check
-still sees the events of the action before it.
+still sees the events of the action before it. ``observe`` reads, after every action, all an engine shows (its
+state, every player's view, its legal actions): the published expectations and ``explain`` compare those.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Walked:
     events: list[dict]
     state: dict | None  # None: no game (a refused new game), or the engine could not give its state
     views: dict[int, dict] = field(default_factory=dict)
+    legal: list | None = None  # the legal actions after it (``observe`` only; None: not read, or not given)
 
     @property
     def action(self) -> bool:
@@ -46,11 +48,13 @@ def groups(steps: list[dict]) -> list[list[dict]]:
     return out
 
 
-def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = ()) -> Iterator[Walked]:
+def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = (), everything: bool = False
+         ) -> Iterator[Walked]:
     """Yield every step the engine passes, in order, then raise what stopped it (as ``run_steps`` would).
 
     ``viewers``: players whose views are read after every action, besides those a view check of the step names
-    (engines with the capability ``views`` only)."""
+    (engines with the capability ``views`` only). ``everything``: every player of the round's view and the legal
+    actions too, after every action (``observe``)."""
     viewers = tuple(viewers)
     state: dict | None = None
     for group in groups(steps_for(steps, engine_readings(engine))):
@@ -63,17 +67,27 @@ def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = ()) -> Iter
             raise
         state = _state(engine)
         wanted = dict.fromkeys([*viewers, *(call[1] for s in group if s["op"] == "expect"
-                                            if (call := call_for(s["check"])) and call[0] == "view")])
+                                            if (call := call_for(s["check"])) and call[0] == "view"),
+                                *(state["players"] if everything and state is not None else ())])
         views = _views(engine, wanted) if state is not None else {}
-        yield from _walked(group, passed, state, views)
+        legal = _legal(engine) if everything and state is not None else None
+        yield from _walked(group, passed, state, views, legal)
 
 
-def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, views) -> Iterator[Walked]:
+def observe(steps: list[dict], engine: Engine) -> Iterator[Walked]:
+    """``walk`` reading all the engine shows after every action: its state (the pending decision in it), every
+    player of the round's view and its legal actions, each where the engine has the capability."""
+    return walk(steps, engine, everything=True)
+
+
+def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, views, legal=None
+            ) -> Iterator[Walked]:
     """The group's steps that passed (the trace sees them in order; a shuffle as the apply step it resolves to),
     each as the scenario wrote it, the events with the action that caused them."""
     for i, (_, events) in enumerate(passed):
         step = group[i]
-        yield Walked(step, list(events) if i == 0 and step["op"] in ("apply", "shuffle") else [], state, views)
+        yield Walked(step, list(events) if i == 0 and step["op"] in ("apply", "shuffle") else [], state, views,
+                     legal)
 
 
 def _state(engine: Engine) -> dict | None:
@@ -96,3 +110,13 @@ def _views(engine: Engine, players: Iterable[int]) -> dict[int, dict]:
         if isinstance(view, dict):
             views[player] = view
     return views
+
+
+def _legal(engine: Engine) -> list | None:
+    if "legal_actions" not in engine.capabilities:
+        return None
+    try:
+        listed = engine.legal_actions()
+    except Exception:  # noqa: BLE001 - legal actions the engine cannot give are not compared
+        return None
+    return listed if isinstance(listed, list) else None
