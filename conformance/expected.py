@@ -70,8 +70,7 @@ def observations(scenario: Scenario, readings: dict[str, str]) -> Iterator[dict]
         op = step.step["op"]
         if op not in OBSERVED or "code" in step.step or step.state is None:
             continue  # a check, or a refusal: the table is as the previous observation left it
-        yield {"step": index[id(step.step)], "line": step.step["line"], "state": step.state, "events": step.events,
-               "views": {str(p): view for p, view in step.views.items()}, "legal_actions": step.legal}
+        yield {"step": index[id(step.step)], "line": step.step["line"], **step.observation()}
 
 
 def expected(scenario: Scenario) -> dict:

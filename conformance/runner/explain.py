@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from baobei_conform.runner.context import DIFF_LIMIT, engine_diff, reference_context
 from baobei_conform.runner.engine import Engine, ReferenceEngine
+from baobei_conform.runner.observed import compared_fields, differences, informational_differences
 from baobei_conform.runner.run import Outcome
-from baobei_conform.runner.walk import Walked, walk
+from baobei_conform.runner.walk import Walked, observe, walk
 from baobei_conform.scenario import Scenario
 from baobei_conform.table import DIFFERS, Faces, compare, text
 from baobei_conform.table.steps import StepTables
 from baobei_conform.table.text import Screen
+from baobei_conform.variants import engine_readings
 from baobei_spec import Spec
 
 
@@ -199,11 +202,12 @@ class _Drawing:
         print("", *(f"    {line}" for line in lines), sep="\n", file=out)
 
 
-def _steps_seen(scenario: Scenario, engine: Engine, viewers: list[int]) -> tuple[dict[int, Walked], str]:
-    """Each step as walked (by its script line) and why the run stopped ('' if it went through)."""
+def _steps_seen(scenario: Scenario, engine: Engine) -> tuple[dict[int, Walked], str]:
+    """Each step as walked with all the engine shows after it (by its script line), and why the run stopped ('' if
+    it went through)."""
     seen: dict[int, Walked] = {}
     try:
-        for walked in walk(scenario.steps, engine, viewers):
+        for walked in observe(scenario.steps, engine):
             seen[walked.step["line"]] = walked
     except Exception as exc:  # noqa: BLE001 - where the engine stops is what this shows
         detail = f" (expected {exc.expected}, actual {exc.actual})" if getattr(exc, "expected", "") else ""
@@ -213,18 +217,26 @@ def _steps_seen(scenario: Scenario, engine: Engine, viewers: list[int]) -> tuple
 
 def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Screen | None = None,
                  viewer: int | None = None) -> bool:
-    """Run one scenario on the engine and on the reference; print each step with both sides' events,
-    marking the first step where they part (with a ``screen``, both tables after every action, what differs
-    marked; ``viewer``: both views of that player). True when the engine goes through like the reference."""
+    """Run one scenario on the engine and on the reference (following the engine's declared readings); print each
+    step with both sides' events, and after every action the fields the contract compares that differ, with both
+    values (runner/observed.py: the fuzzer's definition), the informational ones apart. A step is marked only where
+    a compared field differs. With a ``screen``, both tables after every action, what differs marked (``viewer``:
+    both views of that player). True when the engine goes through and agrees with the reference at every step."""
     drawing = _Drawing(scenario, spec, screen, viewer)
-    reference, _ = _steps_seen(scenario, ReferenceEngine(), drawing.viewers)
-    mine, stopped = _steps_seen(scenario, engine, drawing.viewers)
+    reference, _ = _steps_seen(scenario, ReferenceEngine(engine_readings(engine)))
+    mine, stopped = _steps_seen(scenario, engine)
+    capabilities = set(engine.capabilities)
+    compared, other = compared_fields(capabilities)
     print(f"{scenario.id}: {scenario.title}", file=out)
     print(f"engine: {getattr(engine, 'name', 'engine')}; reference: baobei-ref", file=out)
+    print(f"compared after every action: {'; '.join(compared)}", file=out)
+    print(f"not compared: {'; '.join(other)}", file=out)
     drawing.legend(out)
-    parted = False
+    differing, before = 0, _Before()
     for step in scenario.steps:
         i, line = step["line"], scenario.file_line(step["line"])
+        if i not in mine and i not in reference:
+            continue  # a step under a reading neither side follows
         print(f"\n{scenario.path}:{line}  {_source(scenario.path, line)}", file=out)
         if i not in mine:
             print(f"  engine STOPPED here: {stopped}", file=out)
@@ -235,18 +247,51 @@ def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Sc
                 drawing.show(out, [("reference", reference[i]), ("engine", Walked(step, [], last.state, last.views))],
                              True)
             break
+        theirs = reference.get(i)
         if step["op"] in ("apply", "shuffle"):
-            theirs = reference[i].events if i in reference else None
-            same = mine[i].events == theirs
-            mark = "" if same or parted else "   <- the events part here"
-            parted = parted or not same
-            print(f"  reference: {'; '.join(event_text(e) for e in theirs or []) or 'no events'}", file=out)
-            print(f"  engine:    {'; '.join(event_text(e) for e in mine[i].events) or 'no events'}{mark}", file=out)
-        else:
-            print("  ok on both", file=out)
-        if i in reference:
-            drawing.show(out, [("reference", reference[i]), ("engine", mine[i])])
-    return not stopped and not parted
+            told = "; ".join(event_text(e) for e in theirs.events) or "no events" if theirs else "(not reached)"
+            print(f"  reference: {told}", file=out)
+            print(f"  engine:    {'; '.join(event_text(e) for e in mine[i].events) or 'no events'}", file=out)
+        if theirs is not None and mine[i].action:
+            differing += _differences(theirs, mine[i], capabilities, out, before, line)
+        elif not mine[i].action:
+            print("  ok on both" if theirs else "  ok on the engine", file=out)
+        if theirs is not None:
+            drawing.show(out, [("reference", theirs), ("engine", mine[i])])
+    if differing:
+        print(f"\n{differing} steps where a compared field differs from the reference", file=out)
+    return not stopped and not differing
+
+
+@dataclass
+class _Before:
+    """The differences printed at the previous action and its line: the same ones again are named, not repeated."""
+
+    lines: list[str] = field(default_factory=list)
+    line: int = 0
+
+
+def _differences(reference: Walked, engine: Walked, capabilities: set[str], out, before: _Before, line: int) -> int:
+    """Print what differs after one action (the compared fields, then the informational ones); 1 when a compared
+    field differs (the step is marked), else 0."""
+    lines = differences(reference.observation(), engine.observation(), capabilities)
+    before.lines = before.lines if lines else []
+    aside = informational_differences(reference.events, engine.events)
+    same = bool(lines) and lines == before.lines
+    if lines and not same:
+        before.lines, before.line = lines, line
+    if same:
+        print(f"  <- DIFFERS: the same {len(lines)} compared fields as after line {before.line}", file=out)
+    elif lines:
+        print(f"  <- DIFFERS: {len(lines)} compared field{'s' if len(lines) > 1 else ''} (reference -> engine):",
+              file=out)
+        print(*(f"     {d}" for d in lines[:DIFF_LIMIT]), sep="\n", file=out)
+        if len(lines) > DIFF_LIMIT:
+            print(f"     ... and {len(lines) - DIFF_LIMIT} more", file=out)
+    if aside:
+        print("  informational, not compared (reference -> engine):", *(f"     {d}" for d in aside[:DIFF_LIMIT]),
+              sep="\n", file=out)
+    return 1 if lines else 0
 
 
 def _cited(events: list[dict]) -> list[str]:

@@ -36,6 +36,12 @@ class Walked:
     def action(self) -> bool:
         return self.step["op"] in ACTIONS
 
+    def observation(self) -> dict:
+        """What the engine showed after the step, as the published expectations write it (runner/observed.py
+        compares two): ``state``, ``events``, ``views`` (player as a decimal string -> view), ``legal_actions``."""
+        return {"state": self.state, "events": self.events,
+                "views": {str(p): self.views[p] for p in sorted(self.views)}, "legal_actions": self.legal}
+
 
 def groups(steps: list[dict]) -> list[list[dict]]:
     """Each action with the checks after it."""
