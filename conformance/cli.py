@@ -8,6 +8,7 @@
     baobei-conform spec | lint | explain    # the spec summary, scenario checks, a step-by-step run
     baobei-conform compile --out DIR        # every scenario's compiled steps as JSON files
     baobei-conform smoke | merge | report   # is it wired up? shards into one run; the HTML report
+    baobei-conform badge --verify B R.json  # is this published badge the one those results give?
     baobei-conform rulings [--json]         # each ruling's readings and what each alternative changes
     baobei-conform trace --seed 7 --players 3 [ENGINE]  # a seeded game as NDJSON; on an engine, the first difference
     pytest --baobei-engine ./my_engine      # the scenarios as items of your own pytest run
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from baobei_conform.console import Console
     from baobei_conform.table.text import Screen
 
-SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings", "trace")
+SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings", "trace", "badge")
 DEFAULT_REPORT_DIR = "baobei-report"
 EXIT_CODES = """exit codes:
   0    every scenario ran and gave its expected result
@@ -180,10 +181,16 @@ def _trace_parser(sub) -> None:
     add_parser(sub)
 
 
+def _badge_parser(sub) -> None:
+    from baobei_conform.badge import add_parser
+
+    add_parser(sub)
+
+
 # The subcommands defined in their own modules: names -> what adds their parsers, imported only for the command
 # given (``fuzz`` alone imports Hypothesis, 0.2 s; ``lint`` needs none of them).
 OWN_MODULES = {("compile",): _compile_parser, ("merge", "smoke"): _tools_parser, ("rulings",): _rulings_parser,
-               ("trace",): _trace_parser, ("fuzz",): _fuzz_parser}
+               ("trace",): _trace_parser, ("fuzz",): _fuzz_parser, ("badge",): _badge_parser}
 
 
 def sub_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -2,14 +2,15 @@
 report. ``baobei-conform merge SHARD.json ... --json ALL.json``; ``baobei-conform report`` merges them too.
 
 Each shard was validated against the results schema when it was read (report/model.py ``load_results``);
-here they must also belong together: one engine, one protocol version, one suite (suite.py), distinct shards
-of one N, each scenario once."""
+here they must also belong together: one engine, one protocol version, one suite (suite.py), one agreement
+setting (``run.agreement``: a shard held to the reference's every step and one judged by its rules alone are
+not one verdict), distinct shards of one N, each scenario once."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from baobei_conform.results import RESULTS_SCHEMA, tally
+from baobei_conform.results import RESULTS_SCHEMA, agreement, tally
 
 
 class MergeError(Exception):
@@ -29,7 +30,8 @@ def _shard(document: dict, source: str) -> tuple[int, int] | None:
 
 def _suite(document: dict) -> str:
     suite = document.get("suite") or {}
-    return f"suite {suite.get('version')} (scenarios {suite.get('scenarios')}, spec {suite.get('spec')})"
+    return (f"suite {suite.get('version')} (scenarios {suite.get('scenarios')}, spec {suite.get('spec')}, "
+            f"contract {suite.get('contract')})")
 
 
 def _same_run(document: dict, source: str, first: dict, first_source: str) -> None:
@@ -40,7 +42,10 @@ def _same_run(document: dict, source: str, first: dict, first_source: str) -> No
                          "shards run by different protocol versions are not one run")
     if document.get("suite") != first.get("suite"):
         raise MergeError(f"{source}: {_suite(document)} is not the {_suite(first)} of {first_source}: shards of "
-                         "different suites (another version, scenario folder or spec) are not one run")
+                         "different suites (another version, scenario folder, spec or contract) are not one run")
+    if agreement(document) != agreement(first):
+        raise MergeError(f"{source}: agreement {agreement(document)} is not that of {first_source} "
+                         f"({agreement(first)}): shards run with and without agreement are not one run")
 
 
 def merge(documents: list[tuple[dict, str]]) -> dict:

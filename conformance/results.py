@@ -13,7 +13,7 @@ from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.runner.context import failure_facts
 from baobei_conform.runner.run import Outcome
 from baobei_conform.scenario import Scenario
-from baobei_conform.suite import suite_identity
+from baobei_conform.suite import suite_identity, suite_tag
 from baobei_spec.summary import part_of
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass", "variant")
@@ -100,10 +100,26 @@ def incomplete(document: dict) -> str:
     return f"{why}: {ran} of {run.get('selected', '?')} scenarios ran"
 
 
+def agreement(document: dict) -> str:
+    """Whether the run held the engine to agreement with the reference at every step (``run.agreement``): ``on``,
+    ``off (rules only)``, or ``not recorded`` for a document that does not say (never guessed)."""
+    value = (document.get("run") or {}).get("agreement")
+    return "not recorded" if not isinstance(value, bool) else "on" if value else "off (rules only)"
+
+
+def provenance(document: dict, short: bool = False) -> str:
+    """``suite 0.1.0 #1a2b3c4d (scenarios sha256:..., spec ..., contract ...); agreement: on``: what a verdict
+    certifies, on one line (``short``: each digest's first 12 hex digits, for the console)."""
+    suite = document.get("suite") or {}
+    digests = ", ".join(f"{k} {v[:len('sha256:') + 12] if short else v}" for k, v in suite.items() if k != "version")
+    return f"suite {suite_tag(suite)} ({digests}); agreement: {agreement(document)}"
+
+
 def write_junit(path: str, document: dict) -> None:
     """JUnit XML: one testcase per scenario, classname = part of the rulebook; a broken scenario file and an
-    incomplete run are errors of their own, so CI shows them; the properties say how the run ended and which
-    suite judged it (``suite_version``, ``suite_scenarios``, ``suite_spec``)."""
+    incomplete run are errors of their own, so CI shows them; the properties say how the run ended, which
+    suite judged it (``suite_version``, ``suite_scenarios``, ``suite_spec``, ``suite_contract``) and whether
+    agreement was on (``agreement``: ``on``, ``off (rules only)`` or ``not recorded``)."""
     s = document["summary"]
     broken = document.get("broken", [])
     unfinished = incomplete(document)
@@ -116,6 +132,7 @@ def write_junit(path: str, document: dict) -> None:
     for name in ("complete", "interrupted", "selected", "ran"):
         if name in run:
             ET.SubElement(properties, "property", name=name, value=str(run[name]).lower())
+    ET.SubElement(properties, "property", name="agreement", value=agreement(document))
     for name, value in (document.get("suite") or {}).items():  # what the verdict was judged by (suite.py)
         ET.SubElement(properties, "property", name=f"suite_{name}", value=str(value))
     if unfinished:
@@ -150,4 +167,5 @@ def render_summary(document: dict) -> str:
                  f"{s['skipped']} skipped, {s['xfailed']} xfailed, {s['xpassed']} xpassed, {s['variants']} variant"
                  + ("" if document["run"].get("complete", True) else " (INCOMPLETE run)"))
     lines.append(f"{s['passed']} passed, {s['failed'] + s['errors']} failed")
+    lines.insert(1, provenance(document, short=True))
     return "\n".join(lines)

@@ -23,12 +23,13 @@ from baobei_conform.conform import RunRecord, run_conformance
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.inputs import InputError, checked, load_json
 from baobei_conform.merge import MergeError, merge_shards
-from baobei_conform.results import STATUSES, incomplete, part
+from baobei_conform.results import STATUSES, agreement, incomplete, part
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import StepFailed
 from baobei_conform.runner.walk import Walked, walk
 from baobei_conform.sanitize import clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
+from baobei_conform.suite import suite_tag
 from baobei_spec import Clause, Spec, default_spec
 from baobei_spec.summary import part_of
 
@@ -89,6 +90,8 @@ class EngineRun:
     by_part: dict[str, Counter]
     incomplete: str = ""  # "interrupted: 2 of 8 scenarios ran" when the run did not finish
     readings: dict[str, str] = field(default_factory=dict)  # declared in hello: ruling id -> reading id
+    suite: dict = field(default_factory=dict)  # what the run judged by (suite.py): version and digests
+    agreement: str = "not recorded"  # results.agreement: on, off (rules only), not recorded
 
     @property
     def total(self) -> int:
@@ -103,11 +106,16 @@ class EngineRun:
         return pct(self.passed, self.total)
 
     def badge(self) -> dict:
-        """A shields.io endpoint badge: ``{"schemaVersion": 1, "label", "message", "color"}``."""
+        """A shields.io endpoint badge: ``{"schemaVersion": 1, "label", "message", "color"}`` (Shields refuses any
+        other key), the message naming what was passed: ``473/473 passed, suite 0.1.0 #1a2b3c4d`` (``suite_tag``:
+        a digest of the version, scenarios, spec and contract), and agreement when it was not on. ``badge
+        --verify`` rebuilds it from the results: any edit of either shows."""
+        held = {"on": "", "off (rules only)": ", rules only"}.get(self.agreement, ", agreement not recorded")
+        named = f"{held}, suite {suite_tag(self.suite)}" if self.suite else held
         if self.incomplete:  # never green: the run did not finish
-            return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed, incomplete",
-                    "color": "lightgrey"}
-        return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed",
+            return {"schemaVersion": 1, "label": "baobei",
+                    "message": f"{self.passed}/{self.total} passed, incomplete{named}", "color": "lightgrey"}
+        return {"schemaVersion": 1, "label": "baobei", "message": f"{self.passed}/{self.total} passed{named}",
                 "color": badge_color(self.passed, self.total)}
 
 
@@ -131,10 +139,14 @@ def engine_run(document: dict, source: str, taken: set[str]) -> EngineRun:
     by_part: dict[str, Counter] = {}
     for r in results.values():
         by_part.setdefault(r["part"], Counter())[r["status"]] += 1
+    suite = document.get("suite") or {}
+    shown = {**{str(k): _text(v) for k, v in run.items()}, "agreement": agreement(document),
+             **({"suite": suite_tag(suite)} | {f"{k} digest": _text(v) for k, v in suite.items() if k != "version"}
+                if suite else {})}
     return EngineRun(slug=slugify(name, taken, "engine"), name=name, source=source,
-                     info={str(k): _text(v) for k, v in info.items()}, run={str(k): _text(v) for k, v in run.items()},
+                     info={str(k): _text(v) for k, v in info.items()}, run=shown,
                      results=results, counts=counts, by_part=by_part, incomplete=incomplete(document),
-                     readings=info.get("readings", {}))
+                     readings=info.get("readings", {}), suite=suite, agreement=agreement(document))
 
 
 def load_document(path: str | Path, schema: str, what: str) -> dict:

@@ -17,6 +17,7 @@ from markupsafe import escape
 from baobei_conform.cli import main as conform_main
 from baobei_conform.report import build, build_report, collect, report_main
 from baobei_conform.scenario import scenario_files
+from baobei_conform.suite import suite_identity, suite_tag
 from baobei_spec import default_spec, load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,7 +129,12 @@ def test_reference_report_runs_the_suite_in_process(tmp_path, monkeypatch):
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", text)
 
     badge = json.loads((out / "badges" / "baobei-ref.json").read_text(encoding="utf-8"))
-    assert badge == {"schemaVersion": 1, "label": "baobei", "message": f"{n}/{n} passed", "color": "brightgreen"}
+    tag = suite_tag(suite_identity([SCENARIOS]))
+    assert badge == {"schemaVersion": 1, "label": "baobei", "color": "brightgreen",  # and what was passed
+                     "message": f"{n}/{n} passed, agreement not recorded, suite {tag}"}
+    shown = re.sub(r"\s+", " ", html)  # the engine's card names the suite it passed and whether agreement was on
+    assert f"<dt>contract digest</dt><dd class=\"long\">{suite_identity([SCENARIOS])['contract']}</dd>" in shown
+    assert "<dt>agreement</dt><dd>not recorded</dd>" in shown
 
     # the overview flags agree with the clause rows
     report = collect(scenarios_dir=SCENARIOS)
@@ -173,9 +179,9 @@ def test_two_results_files_side_by_side(tmp_path, ref_json):
 
     badges = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (out / "badges").glob("*.json")}
     n = len(ids)
-    assert badges["baobei-ref"]["message"] == f"{n}/{n} passed"
-    assert badges["other-engine"] == {"schemaVersion": 1, "label": "baobei",
-                                      "message": f"{n - 3}/{n} passed", "color": "green"}
+    assert badges["baobei-ref"]["message"].startswith(f"{n}/{n} passed, ")
+    assert badges["other-engine"] == {"schemaVersion": 1, "label": "baobei", "color": "green",
+                                      "message": badges["baobei-ref"]["message"].replace(f"{n}/", f"{n - 3}/", 1)}
 
     rows = {r["data-scenario"]: r for r in filter_rows(html) if "data-scenario" in r}
     for sid in ids:
@@ -320,7 +326,7 @@ def test_engine_text_never_injects_markup(tmp_path, ref_json):
     badge_files = list((out / "badges").glob("*.json"))
     assert len(badge_files) == 1
     badge = json.loads(badge_files[0].read_text(encoding="utf-8"))
-    assert badge["message"] == f"{len(ids) - 1}/{len(ids) + 1} passed"  # an unknown status is refused on loading
+    assert badge["message"].startswith(f"{len(ids) - 1}/{len(ids) + 1} passed, ")  # an unknown status is refused
     error_page = files[out / "scenarios" / f"{ids[2]}.html"]
     assert "&lt;/pre&gt;&lt;script&gt;alert(3)&lt;/script&gt;" in error_page
 
