@@ -36,8 +36,8 @@ def comparison() -> dict:
         "events": "in order, each event equal as a JSON value without its informational keys "
                   f"({', '.join(informational)})",
         "views": "each player's view equal as a JSON value",
-        "legal_actions": "as a set of actions, each action a JSON value (object keys in any order): "
-                         + contract.legal_actions["order"].removeprefix("free: "),
+        "legal_actions": "as a set of actions, each action a JSON value (object keys in any order): the list's "
+                         "order is free, ordered permutations are distinct actions (spec/contract.yaml, legal_actions)",
         "informational": informational,
     }
 

@@ -14,7 +14,7 @@ import pytest
 from referencing import Registry, Resource
 
 from baobei_conform.cli import main
-from baobei_conform.expected import OBSERVED
+from baobei_conform.expected import OBSERVED, comparison
 from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.observed import differences
 from baobei_conform.runner.walk import observe
@@ -160,3 +160,9 @@ def test_a_scenario_the_reference_fails_is_named_and_nothing_is_written(tmp_path
     err = capsys.readouterr().err
     assert f"{folder / 'wrong.yaml'}:10: the reference under the adopted readings does not go through" in err
     assert "nothing written" in err and "expected" not in _document(out, "wrong")
+
+
+def test_the_format_document_says_how_each_field_is_compared_as_the_files_do():
+    text = (ROOT / "docs" / "published.md").read_text(encoding="utf-8")
+    for key, how in comparison().items():
+        assert f'"{key}": {json.dumps(how)}' in text, key
