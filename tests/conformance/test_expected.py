@@ -166,3 +166,16 @@ def test_the_format_document_says_how_each_field_is_compared_as_the_files_do():
     text = (ROOT / "docs" / "published.md").read_text(encoding="utf-8")
     for key, how in comparison().items():
         assert f'"{key}": {json.dumps(how)}' in text, key
+
+
+def test_the_output_folder_rule_holds_with_expected(tmp_path, capsys):
+    out = tmp_path / "compiled"
+    scenario = SUITE_ROOT / "2-turn" / "slots-penalty-fills-the-only-hole-without-asking.yaml"
+    assert main(["compile", str(scenario), "--out", str(out)]) == 0
+    assert main(["compile", str(scenario), "--out", str(out), "--expected"]) == 0  # an earlier compile's: replaced
+    assert "expected" in _document(out, scenario.stem)
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["compile", str(scenario), "--out", str(out), "--expected"]) == 2
+    assert "holds notes.txt, which this tool did not write" in capsys.readouterr().err
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine\n" and (out / f"{scenario.stem}.json").is_file()
