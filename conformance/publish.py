@@ -45,33 +45,49 @@ def _sources(paths: list[str]) -> list[tuple[Path, str]]:
     return out
 
 
+class _Unobserved(Exception):
+    """Scenarios the reference does not go through, found while the folder was built (it is then not kept)."""
+
+    def __init__(self, errors: list[NotObserved]):
+        super().__init__(f"{len(errors)} scenarios")
+        self.errors = errors
+
+
 def compile_suite(paths: list[str], out: str, observed: bool = False) -> list[ScenarioError | NotObserved]:
     """Write the compiled scenarios under ``out`` (``observed``: with the reference's observations); the errors of
-    the files that do not compile or that the reference does not go through (then nothing is written)."""
-    documents: dict[str, dict] = {}
-    errors: list[ScenarioError | NotObserved] = []
+    the files that do not compile or that the reference does not go through (then nothing is written). The
+    observations are made and written one scenario at a time (a few MB each at most, 32 MB for the suite)."""
+    scenarios, errors = {}, []
     for path, source in _sources(paths):
         try:
-            scenario = load_scenario(path)
-            documents[source] = compiled(scenario, source)
-            if observed:
-                documents[source]["expected"] = expected(scenario)
-        except (ScenarioError, NotObserved) as exc:
+            scenarios[source] = load_scenario(path)
+        except ScenarioError as exc:
             errors.append(exc)
     if errors:
-        return errors
-    for document in documents.values():
-        for left_out in (document.get("expected") or {}).get("unobserved", ()):
-            print(f"warning: {left_out['why']}; no observations for it", file=sys.stderr)
+        return list(errors)
 
     def build(folder: Path) -> None:
-        for source, document in documents.items():
+        unobserved = []
+        for source, scenario in scenarios.items():
+            document = compiled(scenario, source)
+            try:
+                document |= {"expected": expected(scenario)} if observed else {}
+            except NotObserved as exc:
+                unobserved.append(exc)
+                continue
+            for left_out in document.get("expected", {}).get("unobserved", ()):
+                print(f"warning: {left_out['why']}; no observations for it", file=sys.stderr)
             target = folder / Path(source).with_suffix(".json")
             target.parent.mkdir(parents=True, exist_ok=True)
-            indent = None if observed else 1  # the observations are large (30 MB for the suite): compact
+            indent = None if observed else 1  # the observations are large: compact
             target.write_text(json.dumps(document, indent=indent, ensure_ascii=False) + "\n", encoding="utf-8")
+        if unobserved:
+            raise _Unobserved(unobserved)
 
-    replace_dir(out, build, "baobei-conform compile")
+    try:
+        replace_dir(out, build, "baobei-conform compile")
+    except _Unobserved as exc:
+        return list(exc.errors)
     return []
 
 
