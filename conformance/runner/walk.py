@@ -31,6 +31,7 @@ class Walked:
     state: dict | None  # None: no game (a refused new game), or the engine could not give its state
     views: dict[int, dict] = field(default_factory=dict)
     legal: list | None = None  # the legal actions after it (``observe`` only; None: not read, or not given)
+    whole: bool = True  # False: a later step of its run failed, and the state is the engine's after all it was sent
 
     @property
     def action(self) -> bool:
@@ -69,7 +70,7 @@ def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = (), everyth
             run_steps(group, engine, trace=lambda step, events, passed=passed: passed.append((step, events)))
         except Exception:
             if passed:
-                yield from _walked(group, passed, _state(engine), {})
+                yield from _walked(group, passed, _state(engine), {}, whole=False)
             raise
         state = _state(engine)
         wanted = dict.fromkeys([*viewers, *(call[1] for s in group if s["op"] == "expect"
@@ -86,14 +87,14 @@ def observe(steps: list[dict], engine: Engine) -> Iterator[Walked]:
     return walk(steps, engine, everything=True)
 
 
-def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, views, legal=None
+def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, views, legal=None, whole=True
             ) -> Iterator[Walked]:
     """The group's steps that passed (the trace sees them in order; a shuffle as the apply step it resolves to),
     each as the scenario wrote it, the events with the action that caused them."""
     for i, (_, events) in enumerate(passed):
         step = group[i]
         yield Walked(step, list(events) if i == 0 and step["op"] in ("apply", "shuffle") else [], state, views,
-                     legal)
+                     legal, whole)
 
 
 def _state(engine: Engine) -> dict | None:
