@@ -97,3 +97,12 @@ def test_a_step_whose_run_stops_later_is_not_compared_on_what_was_sent_after_it(
     agrees, out = explained(wrong("no_gift"), ROOT / "scenarios" / "4-bao" / "bao-call-refused-while-gift-pending.yaml")
     assert not agrees and "DIFFERS" not in out and "state.bao" not in out
     assert "engine STOPPED here: expect pending (expected gift p0, actual end_turn p0)" in out
+
+
+def test_the_reference_follows_the_engines_declared_readings():
+    """An engine declaring R-05 A beside a reference of the adopted B would differ from the second recycle on."""
+    path = ROOT / "scenarios" / "7-deck" / "deck-final-phase-after-bao-keeps-the-last-turns.yaml"
+    agrees, out = explained(ReferenceEngine({"R-05": "A"}), path)
+    assert agrees and "DIFFERS" not in out and "p0 draws" in out  # the steps under A, run by both
+    disagrees, _ = explained(ReferenceEngine({"R-05": "A"}, declare=False), path)
+    assert not disagrees  # undeclared: the adopted steps, which its answers do not follow
