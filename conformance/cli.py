@@ -206,7 +206,8 @@ def sub_parser(command: str | None = None) -> argparse.ArgumentParser:
                       help="also say when compiled scenarios cannot be cached (an unwritable cache folder)")
     lint.set_defaults(func=_lint_command)
     expl = sub.add_parser("explain", help="one scenario step by step: on the reference with the rules, or on an "
-                                          "engine and the reference side by side")
+                                          "engine and the reference side by side, each step where a field the "
+                                          "contract compares differs marked with both values")
     expl.add_argument("scenario", help="a scenario file, or the id of an installed scenario")
     expl.add_argument("engine", nargs="?", default="reference", help="as for a run (default: the reference alone)")
     expl.add_argument("--timeout", type=positive(float, 0), default=10.0, help="seconds per engine answer")
