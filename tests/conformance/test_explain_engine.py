@@ -93,7 +93,7 @@ def test_a_wrong_event_field_is_marked_with_its_path():
 
 def test_a_step_whose_run_stops_later_is_not_compared_on_what_was_sent_after_it():
     """The pluck's run goes on to a BAO call the wrong engine accepts: its state is read after that call, so the
-    pluck is not compared on it; the step where the engine stops says why."""
+    pluck is compared on its events alone (they agree); the step where the engine stops says why."""
     agrees, out = explained(wrong("no_gift"), ROOT / "scenarios" / "4-bao" / "bao-call-refused-while-gift-pending.yaml")
     assert not agrees and "DIFFERS" not in out and "state.bao" not in out
     assert "engine STOPPED here: expect pending (expected gift p0, actual end_turn p0)" in out

@@ -105,6 +105,9 @@ def test_explain_marks_where_the_events_part(capsys):
     code = main(["explain", "turn-keep-activates-no-power", "--", *WRONG, "--bug", "power_on_replaced_card"])
     assert code == 1
     out = capsys.readouterr().out
-    [parted] = [line for line in out.splitlines() if "<- the events part here" in line]
-    assert parted.startswith("  engine:    kept [2.7.3]") and "power" in parted
+    lines = out.splitlines()
+    [marked] = [i for i, line in enumerate(lines) if line.startswith("  <- DIFFERS: ")]  # where a compared field does
+    assert lines[marked - 1].startswith("  engine:    kept [2.7.3]") and "power" in lines[marked - 1]
+    power = '{"card": "macaw-1", "clause": "2.7.3", "kind": "power", "player": 0, "power": "peek_two_swap"}'
+    assert lines[marked + 1] == f"     events[2]: (missing) -> {power}"
     assert out.count("    2.7.3: ") == 1  # each clause once
