@@ -2,8 +2,8 @@
 
 Both sides answer *calls* like ``("apply", action)`` in batches: ``send`` hands a batch over without
 waiting, ``collect`` returns its results in order (an exception object where a call failed, and after
-an engine problem the same problem for every later call). The runner plans a scenario's calls, the
-harness pipelines batches of several scenarios; neither needs to know what runs the engine.
+an engine problem the same problem for every later call). A scenario run yields its calls, the one
+driver (runner/driver.py) keeps several runs in flight; neither needs to know what runs the engine.
 """
 
 from __future__ import annotations
@@ -53,12 +53,8 @@ class Engine(ABC):
     works_apart: bool = False
 
     @abstractmethod
-    def send(self, calls: list[Call], expected: list | None = None) -> Any:
-        """Hand the calls over without waiting for their results; returns a ticket for ``collect``.
-
-        ``expected``: for each call, the result the caller expects or None (the fuzzer knows the reference's
-        answers). A result equal to it may then be returned as that very object, read without decoding; any
-        other answer is read and returned as usual. Engines in process ignore it."""
+    def send(self, calls: list[Call]) -> Any:
+        """Hand the calls over without waiting for their results; returns a ticket for ``collect``."""
 
     @abstractmethod
     def collect(self, ticket: Any) -> list:
@@ -125,7 +121,7 @@ class InProcess(Engine):
         self.capabilities = frozenset(getattr(rules, "capabilities", ()))
         self.info = dict(getattr(rules, "info", None) or {"name": self.name})
 
-    def send(self, calls: list[Call], expected: list | None = None) -> list:
+    def send(self, calls: list[Call]) -> list:
         return run_calls(self.rules, calls)
 
     def collect(self, ticket: list) -> list:

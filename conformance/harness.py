@@ -1,6 +1,6 @@
 """Run a selection of scenarios on an engine: workers, restarts, known failures, a circuit breaker, never hang.
 
-Each worker owns one engine at a time and feeds it chunks of scenarios (runner/pipeline.py); an
+Each worker owns one engine at a time and drives several scenarios in flight on it (runner/driver.py); an
 engine that misbehaves is stopped (its whole process group killed) and replaced. Every outcome is
 made safe for the outputs here, where the engine's text enters the results (sanitize.py).
 """
@@ -19,8 +19,9 @@ from typing import Any
 from baobei_conform import signals
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.engine_api import Engine, EngineProblem, as_engine
-from baobei_conform.runner.pipeline import CHUNK, Prefetched, follow_up, is_open, receive_chunk, send_chunk
-from baobei_conform.runner.run import Outcome, problem_outcome, run_scenario
+from baobei_conform.runner.driver import Run as ScenarioRun
+from baobei_conform.runner.driver import drive
+from baobei_conform.runner.run import Outcome, problem_outcome, scenario_run
 from baobei_conform.sanitize import clean, clean_tail, clean_value
 from baobei_conform.scenario import Scenario, load_scenario, scenario_files
 from baobei_conform.variants import engine_readings, judge_readings
@@ -100,6 +101,7 @@ class Run:
 
     def __init__(self, scenarios: list[Scenario], expected: dict, max_fail: int | None, report: Report | None,
                  stop: threading.Event, breaker: int):
+        self.scenarios = scenarios
         self.todo = deque(enumerate(scenarios))
         self.results: dict[int, Outcome] = {}
         self.expected, self.max_fail, self.report, self.stop, self.breaker = expected, max_fail, report, stop, breaker
@@ -109,15 +111,10 @@ class Run:
         self.engines: set[Engine] = set()  # engines in use, so an interrupt can kill them from the main thread
         self.engines_lock = threading.Lock()  # apart: an interrupt may land while a report holds ``lock``
 
-    def take(self, most: int = CHUNK) -> list[tuple[int, Scenario]]:
-        """The next scenarios to run: at most ``most``, ending at the first open one (pipeline.py)."""
+    def take(self) -> tuple[int, Scenario] | None:
+        """The next scenario to run (None: none left, or the run is stopping)."""
         with self.lock:
-            chunk: list[tuple[int, Scenario]] = []
-            while self.todo and len(chunk) < most and not self.stop.is_set():
-                chunk.append(self.todo.popleft())
-                if is_open(chunk[-1][1]):
-                    break
-            return chunk
+            return self.todo.popleft() if self.todo and not self.stop.is_set() else None
 
     def requeue(self, items: list[tuple[int, Scenario]]) -> None:
         with self.lock:
@@ -152,7 +149,7 @@ class Run:
 
 
 class Worker:
-    """One engine at a time; chunks of scenarios sent ahead while the previous chunk is judged."""
+    """One engine at a time, several scenarios in flight on it (runner/driver.py)."""
 
     def __init__(self, run: Run, factory: Callable[[], Any]):
         self.run, self.factory = run, factory
@@ -167,44 +164,36 @@ class Worker:
             self.done.set()
 
     def loop(self) -> None:
-        pending = None  # (chunk, ticket): sent to the engine, not judged yet; the ticket answered: its runners
-        while not self.run.stop.is_set():
-            if pending is not None and isinstance(pending[1], tuple) and is_open(pending[0][-1][1]):
-                # It goes on past what was sent: its next calls go now, or it is judged first.
-                runners = receive_chunk(self.engine, pending[1])
-                if follow_up(pending[0][-1][1], self.engine, runners[-1]):
-                    pending = (pending[0], runners)
-                else:
-                    done, pending = self.judge(pending[0], runners), None
-                    if not done:
-                        self.release()
-                        continue
-            chunk = self.run.take(CHUNK if self.engine is None or self.engine.works_apart else 1)
-            if chunk and self.engine is None and not self.start(chunk):
+        while (first := self.run.take()) is not None:
+            if self.engine is None and not self.start(first):
                 continue
-            if len(chunk) > 1 and not self.engine.works_apart:  # the first chunk, taken before the engine started
-                self.run.requeue(chunk[1:])
-                chunk = chunk[:1]
-            ticket = self.send(chunk) if chunk and self.engine.works_apart else None
-            if pending is not None:  # judge the previous chunk while the engine works on this one
-                runners = pending[1] if isinstance(pending[1], list) else receive_chunk(self.engine, pending[1])
-                done, pending = self.judge(pending[0], runners), None
-                if not done:
-                    self.run.requeue(chunk)  # sent to an engine that broke: sent again to a fresh one
-                    self.release()
-                    continue
-            if ticket is not None:
-                pending = (chunk, ticket)
-            elif not chunk:
-                return
-            elif not self.judge(chunk, [self.engine] * len(chunk)):
+            left = drive(self.scenarios(first), self.engine, self.finished)
+            if left:  # the engine broke (or the run stops): the rest go again, to a fresh engine
+                self.run.requeue([(index, self.run.scenarios[index]) for index in left])
                 self.release()
-        if pending is not None:
-            self.run.requeue(pending[0])
 
-    def start(self, chunk: list[tuple[int, Scenario]]) -> bool:
-        """A fresh engine; False (the first scenario an error, the rest requeued) when it does not start."""
-        index, scenario = chunk[0]
+    def scenarios(self, first: tuple[int, Scenario]):
+        """(index, the scenario's run) for ``first`` and then every scenario the run still has."""
+        item: tuple[int, Scenario] | None = first
+        while item is not None:
+            yield item[0], self.scenario_run(item[1])
+            item = self.run.take()
+
+    def scenario_run(self, scenario: Scenario) -> ScenarioRun[Outcome]:
+        outcome = yield from scenario_run(scenario, self.engine)
+        return judge_readings(scenario, outcome, engine_readings(self.engine))
+
+    def finished(self, index: int, outcome: Outcome, seconds: float) -> bool:
+        """Record a scenario's outcome; False (the drive stops) once the run stops or the engine broke."""
+        if self.run.stop.is_set():
+            return False
+        outcome.seconds = seconds
+        self.run.finish(index, self.run.scenarios[index], outcome)
+        return outcome.status != "error"
+
+    def start(self, item: tuple[int, Scenario]) -> bool:
+        """A fresh engine; False (the scenario an error) when it does not start."""
+        index, scenario = item
         try:
             engine = as_engine(self.factory())
         except EngineProblem as exc:
@@ -217,31 +206,7 @@ class Worker:
                 self.run.engines.add(engine)
             return True
         self.run.finish(index, scenario, outcome)
-        self.run.requeue(chunk[1:])
         return False
-
-    def send(self, chunk: list[tuple[int, Scenario]]) -> Any:
-        try:
-            return send_chunk([s for _, s in chunk], self.engine)
-        except EngineProblem:
-            return None  # judged one by one: each reports the problem
-
-    def judge(self, chunk: list[tuple[int, Scenario]], runners: list[Engine]) -> bool:
-        """Run and record each scenario; False (the rest requeued) when the engine broke."""
-        for position, ((index, scenario), runner) in enumerate(zip(chunk, runners, strict=True)):
-            if self.run.stop.is_set():
-                self.run.requeue(chunk[position:])
-                return True
-            outcome = judge_readings(scenario, run_scenario(scenario, runner), engine_readings(self.engine))
-            broke = runner.drain() if isinstance(runner, Prefetched) and outcome.status != "error" else None
-            self.run.finish(index, scenario, outcome)
-            if broke is not None:  # answering what was sent ahead for it: the next scenarios go to a fresh engine
-                self.run.requeue(chunk[position + 1:])
-                return False
-            if outcome.status == "error":
-                self.run.requeue(chunk[position + 1:])  # their answers came from the broken engine
-                return False
-        return True
 
     def release(self) -> None:
         """Stop the engine (a process: its group killed and reaped)."""

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field
 
 from baobei_conform.commands import COMMANDS
-from baobei_conform.engine_api import Engine, EngineProblem, ProtocolError, as_engine
+from baobei_conform.engine_api import EngineProblem, ProtocolError, as_engine
 from baobei_conform.fuzz import compare
 from baobei_conform.fuzz.choices import Choices
 from baobei_conform.fuzz.dsl_text import action_text
 from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose, near_miss
 from baobei_conform.fuzz.positions import Start, played_position
 from baobei_conform.runner.diff import first_difference
+from baobei_conform.runner.driver import Run, checked, drive_all
 from baobei_conform.runner.engine import params_with
 from baobei_conform.runner.run import StepFailed, resolve_shuffle
 from baobei_ref import Game, RuleError, action_from_json
@@ -72,65 +73,6 @@ class Coverage:
         self.refusals.update(other.refusals)
         if other.failed_at is not None and (self.failed_at is None or other.failed_at < self.failed_at):
             self.failed_at = other.failed_at
-
-
-def execute(engine: Engine, calls: list[tuple], expected: list | None = None) -> list:
-    """Results of the calls (pipelined to a process); a failed call holds its exception. ``expected``: the result
-    each call should have, or None (``Engine.send``)."""
-    return engine.collect(engine.send(calls, expected))
-
-
-class Pipe:
-    """Engine calls sent ahead of their checks: the engine works on the next actions while the last ones are
-    judged (for engines that ``send``; others answer at once). The calls of ``GROUP`` submissions go out in
-    one write (each write wakes the engine: fewer, larger ones cost both sides less). Checks run in order;
-    after a failed check the replies still on their way are read and dropped, so the engine can be used again."""
-
-    DEPTH = 4  # groups on their way
-    GROUP = 4  # submissions a group
-
-    def __init__(self, engine):
-        self.engine, self.queue = engine, deque()
-        self.ahead = engine.works_apart
-        self.group: list[tuple[list[tuple], object, list]] = []  # submitted, not sent yet
-
-    def submit(self, calls: list[tuple], check, expected: list | None = None) -> None:
-        """``expected``: the reference's result of each call, or None (``Engine.send``)."""
-        if not self.ahead:
-            check(execute(self.engine, calls))
-            return
-        self.group.append((calls, check, expected or [None] * len(calls)))
-        if len(self.group) >= self.GROUP:
-            self._send()
-        if len(self.queue) > self.DEPTH:
-            self._next()
-
-    def _send(self) -> None:
-        group, self.group = self.group, []
-        ticket = self.engine.send([call for calls, _, _ in group for call in calls],
-                                  [result for _, _, expected in group for result in expected])
-        self.queue.append((ticket, [(len(calls), check) for calls, check, _ in group]))
-
-    def _next(self) -> None:
-        ticket, checks = self.queue.popleft()
-        results, start = self.engine.collect(ticket), 0
-        for count, check in checks:
-            check(results[start:start + count])
-            start += count
-
-    def __enter__(self) -> Pipe:
-        return self
-
-    def __exit__(self, kind, exc, tb) -> None:
-        try:
-            if kind is None and self.group:
-                self._send()
-            while self.queue and kind is None:
-                self._next()
-        finally:
-            self.group = []  # never sent: the engine did not see them
-            while self.queue:
-                self.engine.collect(self.queue.popleft()[0])
 
 
 def _value(result):
@@ -241,7 +183,6 @@ class Trial:
         self.coverage = coverage or Coverage()
         self.start: Start | None = None
         self.played: list[Action] = []
-        self.answers: list[list | None] = []  # each action's events, as a replay should answer it (None: unknown)
         self.final: dict = {}
         self.now: dict | None = None  # the reference's canonical state after the last action played, if computed
         self.answered: tuple[list[tuple], list] = ([], [])  # the calls and results of the answers being read now
@@ -263,12 +204,12 @@ class Trial:
 
     def begin(self, start: Start) -> Game:
         """Set the engine up at ``start``; the reference's game there."""
-        self.start, self.played, self.answers, self.now = start, [], [], None
+        self.start, self.played, self.now = start, [], None
         if start.step is None:
-            _value(execute(self.engine, [("new_game", start.players)])[0])
+            _value(self.engine.batch([("new_game", start.players)])[0])
             return Game(players=start.players)
         step = start.step
-        _value(execute(self.engine, [("setup", step["state"], step.get("params"))])[0])
+        _value(self.engine.batch([("setup", step["state"], step.get("params"))])[0])
         return Game.from_json(step["state"], params=params_with(step.get("params")))
 
     # --- playing ---
@@ -282,11 +223,13 @@ class Trial:
         """Play ``actions`` from ``start`` with every check; raises Found."""
         def run():
             ref = self.begin(start)
-            with Pipe(self.engine) as pipe:
+
+            def checks():
                 for action in actions:
-                    self._step(pipe, ref, action)
+                    yield self._step(ref, action)
                 if probe is not None and (refusal := self._refusal(ref, probe)) is not None:
-                    self._probe(pipe, probe, *refusal, ref.to_json())
+                    yield self._probe(probe, *refusal, ref.to_json())
+            drive_all(checks(), self.engine)
         self._guarded(run)
 
     def _guarded(self, run) -> None:
@@ -326,7 +269,8 @@ class Trial:
         bao = choices.pick(BAO_EAGERNESS)
         if not self.differential:
             return self._play_alone(choices, bao)
-        with Pipe(self.engine) as pipe:
+
+        def checks():  # played on the reference as the driver asks for more: ahead of the engine's answers
             for _ in range(MAX_ACTIONS):
                 if ref.pending.kind == "game_over":
                     break
@@ -335,13 +279,14 @@ class Trial:
                     now = self.now or ref.to_json()  # the policy only reads the game: the last state still holds
                     wrong = near_miss(action, random.Random(choices.below(1 << 16)), now)
                     if (refusal := self._refusal(ref, wrong, now)) is not None:
-                        self._probe(pipe, wrong, *refusal, now)
-                self._step(pipe, ref, action)
+                        yield self._probe(wrong, *refusal, now)
+                yield self._step(ref, action)
+        drive_all(checks(), self.engine)
         self._replay_whole()
 
     def _play_alone(self, choices: Choices, bao: int) -> None:
         """Without the reference: the engine's own legal actions drive the game; its invariants are checked."""
-        state = _value(execute(self.engine, [("state",)])[0])
+        state = _value(self.engine.batch([("state",)])[0])
         for _ in range(MAX_ALONE):
             self.answered = ([("state",)], [state])  # whichever answer it came from (a step, an accepted near miss)
             pending = state["pending"]
@@ -351,7 +296,7 @@ class Trial:
             if pending["kind"] in compare.CHANCE:
                 action = chance(pending, choices)
             else:
-                legal = _value(execute(self.engine, [("legal_actions",)])[0])
+                legal = _value(self.engine.batch([("legal_actions",)])[0])
                 self.answered = ([("state",), ("legal_actions",)], [state, legal])
                 if not legal:
                     self._found(compare.Problem("legal_actions", f"legal_actions lists nothing for the pending "
@@ -394,7 +339,7 @@ class Trial:
         played = self.played if upto is None else self.played[:upto]
         raise Found(problem, self.start, list(played), list(clauses), probe, code)
 
-    def _probe(self, pipe: Pipe, wrong: Action, code: str, clause: str | None, now: dict | None = None) -> None:
+    def _probe(self, wrong: Action, code: str, clause: str | None, now: dict | None = None) -> Run[None]:
         """A near miss the reference refuses must be refused with the same code, the state unchanged. (The clause of
         the refusal counts as exercised, as it does for the suite: the report's coverage.) ``now``: the
         reference's canonical state, the engine's before and after."""
@@ -415,12 +360,12 @@ class Trial:
                                             + first_difference(before, after),
                                             where=f"{_type(wrong.to_json())} changes the state"),
                             clauses, wrong, code, upto)
-        pipe.submit([("state",), ("apply", wrong.to_json()), ("state",)], check, [now, None, now])
+        return checked([("state",), ("apply", wrong.to_json()), ("state",)], check)
 
     def _probe_alone(self, wrong: Action, legal: list[dict], before: dict) -> dict | None:
         """A near miss the engine accepts must be one it lists (the new state is returned: the game goes on from
         there); one it refuses must leave its state unchanged."""
-        applied, after = (_value(r) for r in execute(self.engine, [("apply", wrong.to_json()), ("state",)]))
+        applied, after = (_value(r) for r in self.engine.batch([("apply", wrong.to_json()), ("state",)]))
         self.coverage.add(before["pending"]["kind"], wrong.to_json(), applied[1])
         if applied[1] is None and wrong.to_json() not in legal:
             self._found(compare.Problem("legal_actions", f"apply accepts {wrong.to_json()}, which legal_actions "
@@ -428,7 +373,6 @@ class Trial:
                                         f"missing {_type(wrong.to_json())}"))
         if applied[1] is None:
             self.played.append(wrong)
-            self.answers.append(None)
             self.final = after
             return after
         if after != before:
@@ -440,7 +384,7 @@ class Trial:
 
     def _try_listed(self, action: Action, state: dict) -> None:
         """A listed action must be accepted; the engine is then set back to ``state`` (its own canonical state)."""
-        applied, _, back = execute(self.engine, [("apply", action.to_json()), ("setup", state, self._params()),
+        applied, _, back = self.engine.batch([("apply", action.to_json()), ("setup", state, self._params()),
                                                  ("state",)])
         if _value(applied)[1] is not None:
             message = f"legal_actions lists {action.to_json()}, but apply refuses it with {applied[1]!r}"
@@ -453,7 +397,7 @@ class Trial:
 
     def _step_alone(self, action: Action, legal: list[dict] | None, decision: str) -> dict:
         self.coverage.add(decision, action.to_json())
-        results = execute(self.engine, [("apply", action.to_json()), ("state",)])
+        results = self.engine.batch([("apply", action.to_json()), ("state",)])
         applied, state = _value(results[0]), _value(results[1])
         # A refusal first: it carries no events (None), so there is no shape to check.
         if applied[1] is not None and legal is None:
@@ -469,10 +413,9 @@ class Trial:
                 raise AssertionError(f"events judged unshaped keep the schema: {applied[0]!r}")
             self._found(compare.Problem("events", unshaped.message))
         self.played.append(action)
-        self.answers.append(applied[0])  # the engine's own: replayed, it must answer the same
         self.coverage.actions += 1
         players = state["players"] if self.views else []
-        views = [_value(v) for v in execute(self.engine, [("view", p) for p in players])]
+        views = [_value(v) for v in self.engine.batch([("view", p) for p in players])]
         self.answered = ([("state",)] + [("view", p) for p in players], [state, *views])
         problems = compare.conservation(state, self.catalog_cards)
         for player, view in zip(players, views, strict=True):
@@ -482,15 +425,14 @@ class Trial:
         self.final = state
         return state
 
-    def _step(self, pipe: Pipe, ref: Game, action: Action) -> None:
-        """Play ``action`` on the reference now and on the engine through ``pipe``; the engine's answers are
-        checked against the reference's as they arrive."""
+    def _step(self, ref: Game, action: Action) -> Run[None]:
+        """Play ``action`` on the reference now; the run that plays it on the engine and checks the engine's answers
+        against the reference's as they arrive."""
         if isinstance(action, Shuffle):  # cards of a species in the order a scenario's shuffle names them
             action = Shuffle(tuple(self._resolve(species_order(action), ref)))
         self.coverage.add(ref.pending.kind, action.to_json())
         events = [e.to_json() for e in ref.apply(action)]
         self.played.append(action)
-        self.answers.append(events)
         upto = len(self.played)
         clauses = [c for e in events for c in (e["clause"], *e.get("also", ()))]
         self.coverage.clauses.update(clauses)
@@ -517,8 +459,7 @@ class Trial:
                 problems += self.legal_problems({action_key(a): a for a in listed}, _value(results[-1]))
             if problems:
                 self._found(problems[0], clauses, upto=upto)
-        pipe.submit(calls, check,
-                    [(events, None), expected, *views] + ([listed] if listed is not None else []))
+        return checked(calls, check)
 
     def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:
         """What the engine's answers to one action get wrong, the reference's being right."""
@@ -552,21 +493,19 @@ class Trial:
     def _replay_whole(self) -> None:
         """Determinism and the setup round trip: the same actions from the same start give the same state,
         and setting up the engine's own final state gives it back."""
-        start, played, answers = self.start, list(self.played), list(self.answers)
+        start, played = self.start, list(self.played)
         if not played:
             return
         self.begin(start)
-        self.played, self.answers = played, answers
-        results = execute(self.engine, [("apply", a.to_json()) for a in played] + [("state",)],
-                          [None if events is None else (events, None) for events in answers] + [self.final])
+        self.played = played
+        results = self.engine.batch([("apply", a.to_json()) for a in played] + [("state",)])
         refused = [i for i, r in enumerate(results[:-1]) if isinstance(r, Exception) or r[1] is not None]
         if refused or _value(results[-1]) != self.final:
             where = f"action {refused[0] + 1} was refused" if refused else first_difference(
                 self.final, _value(results[-1]))
             self._found(compare.Problem("determinism", "replaying the same actions from the same start gave "
                                                        f"another game: {where}"))
-        back = execute(self.engine, [("setup", self.final, (start.step or {}).get("params")), ("state",)],
-                       [None, self.final])
+        back = self.engine.batch([("setup", self.final, (start.step or {}).get("params")), ("state",)])
         self._set_up_again(self.final, _value(back[1]))
 
     def _set_up_again(self, state: dict, back) -> None:

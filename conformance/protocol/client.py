@@ -64,7 +64,6 @@ class StdioEngine(Engine):
         self.readings: dict[str, str] = {}
         self.name = command[0]
         self.broken = False  # after a problem: stopped without ceremony
-        self.expected: dict[int, tuple[bytes, object]] = {}  # seq -> (the expected reply line, its result)
 
     # --- process life ---
     def start(self) -> None:
@@ -157,11 +156,10 @@ class StdioEngine(Engine):
             self.transcript.reply(self.tag, line)
         return line
 
-    def _receive(self, message: dict, line: bytes | None = None) -> tuple[dict, bool]:
-        """The reply to ``message`` (read now unless ``line`` is given): checked for JSON, the echoed seq, ``ok``
+    def _receive(self, message: dict) -> tuple[dict, bool]:
+        """The reply to ``message``, read now: checked for JSON, the echoed seq, ``ok``
         and (validating) the schema; and whether its line is plain (no text in it needs cleaning)."""
-        if line is None:
-            line = self._line(message)
+        line = self._line(message)
         try:
             reply = decode(line)
         except Unbounded as exc:
@@ -237,18 +235,14 @@ class StdioEngine(Engine):
             raise self._problem(ProtocolError(f"the {cmd!r} reply lacks {field!r}", self.stderr(), _dump(reply)))
         return reply[field]
 
-    def send(self, calls: list[Call], expected: list | None = None) -> list:
-        """Send the calls' requests without waiting; ``collect`` reads the replies. Several sends may be
-        outstanding (collected in order), so the engine always has work while the harness judges; what the
-        pipe does not take now is written while replies are read.
-
-        ``expected`` (see ``Engine.send``): a reply line equal, byte for byte, to the line the reference writes
-        for the expected result (``{"ok":true,"<field>":<result>,"seq":<n>}``, compact, orjson's encoding) is that
-        result, so it is not decoded; any other line is decoded and checked as usual. Not while validating."""
+    def send(self, calls: list[Call]) -> list:
+        """Send the calls' requests in one write, without waiting; ``collect`` reads the replies. Several sends may
+        be outstanding (collected in order), so the engine always has work while the harness judges; what the
+        pipe does not take now is written while replies are read."""
         if self.process is None:
             self.start()
         messages, chunks = [], []
-        for i, call in enumerate(calls):
+        for call in calls:
             needed = COMMANDS[call[0]].capability
             if needed and needed not in self.capabilities:
                 messages.append(Unsupported(f"the engine does not offer {needed}"))
@@ -256,22 +250,8 @@ class StdioEngine(Engine):
             message, data = self._prepare(request(call))
             messages.append(message)
             chunks.append(data)
-            if expected and expected[i] is not None and not self.validator:
-                self._expect(message, expected[i])
         self.process.write(b"".join(chunks))
         return messages
-
-    def _expect(self, message: dict, result) -> None:
-        cmd = message["cmd"]
-        if cmd == "apply":
-            if "events" not in self.capabilities or result[1] is not None:
-                return  # a refusal carries the engine's own message: read as usual
-            field, result = "events", result[0]
-        else:
-            field = COMMANDS[cmd].result
-        if field is not None:
-            self.expected[message["seq"]] = (encode({"ok": True, field: result, "seq": message["seq"]}, end=False),
-                                             (result, None) if cmd == "apply" else result)
 
     def collect(self, messages: list) -> list:
         """The results of a ``send``, in order; after an engine problem every later call holds the same one."""
@@ -280,18 +260,12 @@ class StdioEngine(Engine):
             if isinstance(message, Exception):
                 results.append(message)
                 continue
-            expected = self.expected.pop(message["seq"], None)
             try:
-                line = self._line(message)
-                if expected is not None and line == expected[0]:
-                    results.append(expected[1])
-                    continue
-                results.append(self._result(message, *self._receive(message, line)))
+                results.append(self._result(message, *self._receive(message)))
             except Unsupported as exc:
                 results.append(exc)
             except EngineProblem as exc:
                 results += [exc] * (len(messages) - len(results))
-                self.expected.clear()  # the engine is not used again: nothing more is read from it
                 break
         return results
 

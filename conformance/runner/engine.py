@@ -79,7 +79,7 @@ class ReferenceEngine(Engine):
         self.catalog = default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
-    def send(self, calls: list[Call], expected: list | None = None) -> list:
+    def send(self, calls: list[Call]) -> list:
         return run_calls(self, calls)
 
     def collect(self, ticket: list) -> list:

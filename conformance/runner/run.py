@@ -5,9 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from baobei_conform.engine_api import Call, Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
+from baobei_conform.engine_api import Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
 from baobei_conform.runner.checks import call_for, capability_for, judge
 from baobei_conform.runner.diff import diff
+from baobei_conform.runner.driver import Batch, Run, run_one
 from baobei_conform.scenario import Scenario
 from baobei_conform.variants import engine_readings, steps_for
 
@@ -64,20 +65,28 @@ def resolve_shuffle(order: list[str], state: dict) -> list[str]:
 
 
 def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
-    """Execute steps; raise StepFailed (with ``.line``) at the first one that does not hold.
+    """Execute steps on ``engine`` (``steps_run`` driven alone); raise StepFailed (with ``.line``) at the first one
+    that does not hold. Steps ``under`` a reading run only when the engine follows it (conformance/variants.py)."""
+    return run_one(steps_run(steps_for(steps, engine_readings(engine)), trace), engine)
 
-    The engine calls of each run of steps are sent together (pipelined over the protocol). A shuffle
-    needs the engine's state to name its cards: the run before it ends by fetching the state, and the
-    resolved shuffle opens the next run, so each shuffle costs one round trip. ``trace(step, events)``
-    is called after each step (for ``explain``). Returns the last events. Steps ``under`` a reading
-    run only when the engine follows it (conformance/variants.py).
-    """
-    steps = steps_for(steps, engine_readings(engine))
+
+def steps_run(steps: list[dict], trace=None) -> Run[list[dict]]:
+    """The sans-IO run of steps (runner/driver.py): yields each run of steps' engine calls as one batch, judges
+    their results; raises StepFailed (with ``.line``) at the first step that does not hold; returns the last events.
+
+    A shuffle needs the engine's state to name its cards: the batch before it ends by fetching the state, and the
+    resolved shuffle opens the next batch, so each shuffle costs one round trip. ``trace(step, events)`` is called
+    after each step (for ``explain``)."""
     events: list[dict] = []
     head: list[dict] = []  # the resolved shuffle that opens the next run
     for segment, shuffle in segments(steps):
-        events, state = _run_segment(head + segment, engine, events, trace, then_state=shuffle is not None)
-        head = [] if shuffle is None else [_resolved_shuffle(shuffle, state)]
+        steps_now = head + segment
+        calls, where = plan_calls(steps_now)
+        if shuffle is not None:
+            calls.append(("state",))
+        results = (yield Batch(calls, more=shuffle is not None)) if calls else []
+        events = _judge_segment(steps_now, where, results, events, trace)
+        head = [] if shuffle is None else [_resolved_shuffle(shuffle, _value(results[-1]))]
     return events
 
 
@@ -93,29 +102,10 @@ def segments(steps: list[dict]) -> list[tuple[list[dict], dict | None]]:
     return [*out, (run, None)]
 
 
-def first_calls(steps: list[dict]) -> list[Call]:
-    """The calls ``run_steps`` sends first: known before any answer, so they can be sent ahead."""
-    segment, shuffle = segments(steps)[0]
-    return _run_calls(segment, shuffle is not None)
-
-
-def _run_calls(steps: list[dict], then_state: bool) -> list[Call]:
-    """The calls of one run of steps, ending by fetching the state when a shuffle follows it."""
-    return plan_calls(steps)[0] + ([("state",)] if then_state else [])
-
-
-def second_calls(steps: list[dict], state) -> tuple[list[Call], bool] | None:
-    """The calls ``run_steps`` sends for its second run, given the state that ended the first (None when that is
-    no state the shuffle resolves in: ``run_steps`` then says why), and whether a further shuffle follows."""
-    parts = segments(steps)
-    if len(parts) < 2 or not isinstance(state, dict):  # no shuffle left under the engine's readings
-        return None
-    (_, shuffle), (segment, after) = parts[:2]
-    try:
-        head = _resolved_shuffle(shuffle, state)
-    except Exception:  # noqa: BLE001 - any state it does not resolve in: run_steps then reports it
-        return None
-    return _run_calls([head, *segment], after is not None), after is not None
+def _value(result):
+    if isinstance(result, Exception):
+        raise result
+    return result
 
 
 def _resolved_shuffle(step: dict, state: dict) -> dict:
@@ -163,17 +153,11 @@ def plan_calls(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
     return calls, where
 
 
-def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace,
-                 then_state: bool = False) -> tuple[list[dict], dict | None]:
-    """Judge a run of steps on one batch of calls; with ``then_state``, the batch ends by fetching the state."""
-    calls, where = plan_calls(steps)
-    results = engine.batch(calls + [("state",)] if then_state else calls)
-
+def _judge_segment(steps: list[dict], where: list[dict], results: list, events: list[dict],
+                   trace) -> list[dict]:
+    """Judge a run of steps on its batch's results, in order."""
     def get(position: int):
-        result = results[position]
-        if isinstance(result, Exception):
-            raise result
-        return result
+        return _value(results[position])
 
     for step, need in zip(steps, where, strict=True):
         try:
@@ -184,7 +168,7 @@ def _run_segment(steps: list[dict], engine: Engine, events: list[dict], trace,
             raise
         if trace:
             trace(step, events)
-    return events, get(len(calls)) if then_state else None
+    return events
 
 
 def _judge(step: dict, need: dict, get, events: list[dict]) -> list[dict]:
@@ -245,25 +229,29 @@ def problem_outcome(scenario: Scenario, exc: EngineProblem) -> Outcome:
     return Outcome(scenario.id, "error", message=exc.message, stderr=exc.stderr, raw=exc.raw, cause=cause)
 
 
-def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
-    """Run one scenario; never raises for a misbehaving engine (that is an ``error`` outcome)."""
-
+def scenario_run(scenario: Scenario, engine: Engine) -> Run[Outcome]:
+    """The sans-IO run of one scenario on an engine like ``engine`` (its capabilities and readings): its outcome.
+    Never raises for a misbehaving engine (that is an ``error`` outcome)."""
     missing = needs(scenario) - set(engine.capabilities)
     if missing:
         return Outcome(scenario.id, "skip", message=f"the engine lacks the capability {', '.join(sorted(missing))}")
-    start = time.perf_counter()
     try:
-        run_steps(scenario.steps, engine)
+        yield from steps_run(steps_for(scenario.steps, engine_readings(engine)))
     except StepFailed as exc:
-        out = Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
-                      exc.events, stderr=exc.stderr, state=exc.state)
+        return Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
+                       exc.events, stderr=exc.stderr, state=exc.state)
     except Unsupported as exc:
-        out = Outcome(scenario.id, "skip", message=str(exc))
+        return Outcome(scenario.id, "skip", message=str(exc))
     except EngineProblem as exc:
-        out = problem_outcome(scenario, exc)
-    except Exception as exc:  # an in-process engine that crashes must not stop the run
-        out = Outcome(scenario.id, "error", message=f"the engine raised {type(exc).__name__}: {exc}")
-    else:
-        out = Outcome(scenario.id, "pass")
-    out.seconds = time.perf_counter() - start + getattr(engine, "waited", 0.0)
+        return problem_outcome(scenario, exc)
+    except Exception as exc:  # noqa: BLE001 - an in-process engine's answer the judging cannot read: its error
+        return Outcome(scenario.id, "error", message=f"the engine raised {type(exc).__name__}: {exc}")
+    return Outcome(scenario.id, "pass")
+
+
+def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
+    """Run one scenario alone on ``engine``; never raises for a misbehaving engine."""
+    start = time.perf_counter()
+    out = run_one(scenario_run(scenario, engine), engine)
+    out.seconds = time.perf_counter() - start
     return out
