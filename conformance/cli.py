@@ -254,6 +254,9 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=positive(float, 0), default=10.0,
                         help="seconds per engine answer (default 10)")
     parser.add_argument("--max-fail", type=positive(int, 1), help="stop after N failures")
+    parser.add_argument("--rules-only", action="store_true",
+                        help="judge the scenarios' written expectations alone, not the agreement of every step with "
+                             "the reference (state, pending decision, events, views, legal actions)")
     parser.add_argument("--breaker", type=_not_negative, default=BREAKER, metavar="N",
                         help=f"stop after N timeouts or crashes of the engine in a row (default {BREAKER}; 0: never)")
     parser.add_argument("--max-line", type=positive(int, 1), default=MAX_LINE, metavar="BYTES",
@@ -418,7 +421,8 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
     with signals.on_signal(interrupted.set):  # Ctrl-C, SIGTERM: the run is known to be interrupted, not stopped
         try:
             document = run_conformance(record, engine_source, jobs=args.jobs, max_fail=args.max_fail,
-                                       expected=expected, report=report, stop=threading.Event(), breaker=args.breaker)
+                                       expected=expected, report=report, stop=threading.Event(), breaker=args.breaker,
+                                       agree=not args.rules_only)
         except KeyboardInterrupt:  # the signal as the workers started or ended, not while they ran: what ran stands
             document = record.document(list(stream.outcomes), False)
         with signals.shielded():  # a signal now (a second one, or the first as the run ends) cuts no output short

@@ -56,8 +56,10 @@ class RunRecord:
 
 def run_conformance(record: RunRecord, factory: Callable[[], Any], jobs: int = 1, max_fail: int | None = None,
                     expected: dict | None = None, report: Report | None = None, stop: threading.Event | None = None,
-                    breaker: int = BREAKER) -> dict:
-    """Run ``record.scenarios`` on engines from ``factory`` (harness.run_suite); the results document."""
+                    breaker: int = BREAKER, agree: bool = True) -> dict:
+    """Run ``record.scenarios`` on engines from ``factory`` (harness.run_suite); the results document (its
+    ``run.agreement`` says whether the steps were held to agreement with the reference)."""
     outcomes, complete = run_suite(record.scenarios, factory, jobs=jobs, max_fail=max_fail, expected=expected,
-                                   report=report, stop=stop, breaker=breaker)
+                                   report=report, stop=stop, breaker=breaker, agree=agree)
+    record.run_info["agreement"] = agree
     return record.document(outcomes, complete)

@@ -100,8 +100,8 @@ class Run:
     """What the workers of one run share: the scenarios to do, the results, the stop flag, the breaker."""
 
     def __init__(self, scenarios: list[Scenario], expected: dict, max_fail: int | None, report: Report | None,
-                 stop: threading.Event, breaker: int):
-        self.scenarios = scenarios
+                 stop: threading.Event, breaker: int, agree: bool = True):
+        self.scenarios, self.agree = scenarios, agree
         self.todo = deque(enumerate(scenarios))
         self.results: dict[int, Outcome] = {}
         self.expected, self.max_fail, self.report, self.stop, self.breaker = expected, max_fail, report, stop, breaker
@@ -180,7 +180,7 @@ class Worker:
             item = self.run.take()
 
     def scenario_run(self, scenario: Scenario) -> ScenarioRun[Outcome]:
-        outcome = yield from scenario_run(scenario, self.engine)
+        outcome = yield from scenario_run(scenario, self.engine, self.run.agree)
         return judge_readings(scenario, outcome, engine_readings(self.engine))
 
     def finished(self, index: int, outcome: Outcome, seconds: float) -> bool:
@@ -219,13 +219,15 @@ class Worker:
 
 def run_suite(scenarios: list[Scenario], factory: Callable[[], Any], jobs: int = 1,
               max_fail: int | None = None, expected: dict | None = None, report: Report | None = None,
-              stop: threading.Event | None = None, breaker: int = BREAKER) -> tuple[list[Outcome], bool]:
+              stop: threading.Event | None = None, breaker: int = BREAKER,
+              agree: bool = True) -> tuple[list[Outcome], bool]:
     """Run on ``jobs`` engines at once; returns the outcomes (in scenario order) and whether all ran.
 
     ``factory`` makes an engine: an ``Engine``, or any object with the engine's methods (run in process).
-    ``breaker``: consecutive timeouts or crashes that stop the run (0: never).
+    ``breaker``: consecutive timeouts or crashes that stop the run (0: never). ``agree``: hold every step to
+    agreement with the reference too (false: ``--rules-only``, the written expectations alone).
     """
-    run = Run(scenarios, expected or {}, max_fail, report, stop or threading.Event(), breaker)
+    run = Run(scenarios, expected or {}, max_fail, report, stop or threading.Event(), breaker, agree)
     workers = [Worker(run, factory) for _ in range(max(1, jobs))]
     try:  # Ctrl-C may land while the workers are still starting (a fast first scenario): keep what ran
         # At a signal (signals.py) the run is marked interrupted before the engines are killed: the errors their

@@ -70,6 +70,7 @@ def _result(s: Scenario, o: Outcome) -> dict:
         "clauses": list(s.clauses), "faq": list(s.faq), "rulings": list(s.rulings), "tags": list(s.tags),
         "line": o.line, "message": o.message, "expected": o.expected, "actual": o.actual,
         "events": o.events, "stderr": o.stderr, "raw": o.raw, "seconds": round(o.seconds, 4),
+        **({"check": o.check} if o.check and o.status in ("fail", "xfail") else {}),
         **(failure_facts(s, o) if o.status in ("fail", "xpass", "xfail") else {}),
         **({"state": o.state} if o.state is not None and o.status in ("fail", "xfail") else {}),
     }
@@ -168,4 +169,7 @@ def render_summary(document: dict) -> str:
                  + ("" if document["run"].get("complete", True) else " (INCOMPLETE run)"))
     lines.append(f"{s['passed']} passed, {s['failed'] + s['errors']} failed")
     lines.insert(1, provenance(document, short=True))
+    if document["run"].get("agreement") is False:
+        lines.append("rules only (--rules-only): the written expectations alone; agreement with the reference "
+                     "(state, pending, events, views, legal actions after every step) was not checked")
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""What an engine must get right after every action: differences from the reference, and invariants.
+"""What an engine must get right after every action: how to state differences from the reference (what must agree
+is conformance/agreement.py), and invariants.
 
 Each function returns a list of problems (empty when all holds), each a ``Problem`` that says what
 differs, the ``expect`` lines that pin the reference's answer (readable ones where a check names the field, and
@@ -13,12 +14,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from baobei_conform import agreement
+from baobei_conform.agreement import CHANCE  # noqa: F401 - the fuzzer reads it here
 from baobei_conform.fuzz.checklist import CHECKS
 from baobei_conform.runner.checks import at_path, json_text
 from baobei_conform.runner.diff import ABSENT, first_difference, first_leaf
 from baobei_spec.contract import compared_events
-
-CHANCE = ("deal", "recycle", "first_player")
 
 
 @dataclass
@@ -170,14 +171,8 @@ def event_key(event: dict) -> tuple:
 def event_difference(ref: list[dict], eng: list) -> str | None:
     """Where an engine's events part from the reference's by the contract (``compared_event``, in order: every
     field but ``also`` and ``ruling``), or None when they agree."""
-    ours, theirs = compared_events(ref), compared_events([e if isinstance(e, dict) else {} for e in eng])
-    if ours == theirs:
-        return None
-    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
-        if a != b:
-            return f"events: event {i + 1} ({ref[i].get('kind')}) {first_difference(dict(a), dict(b), 'event')}"
-    return (f"events: the reference has {len(ref)} ({[event_key(e) for e in ref]}), the engine {len(eng)} "
-            f"({[event_key(e) for e in eng if isinstance(e, dict)]})")
+    parted = agreement.events(ref, eng)  # what must agree: one definition with the scenario runs
+    return None if parted is None else parted.message
 
 
 def events_problem(ref: list[dict], eng: list) -> Problem | None:

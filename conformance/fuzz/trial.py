@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from baobei_conform import agreement
 from baobei_conform.commands import COMMANDS
 from baobei_conform.engine_api import EngineProblem, ProtocolError, as_engine
 from baobei_conform.fuzz import compare
@@ -455,32 +456,33 @@ class Trial:
             state = self.final = _value(results[1])
             problems = self._differences(events, applied[0] or [], expected, state, players, views,
                                          [_value(v) for v in results[2:2 + len(players)]])
-            if listed is not None and results[-1] is not listed:
+            if listed is not None:
                 problems += self.legal_problems({action_key(a): a for a in listed}, _value(results[-1]))
             if problems:
                 self._found(problems[0], clauses, upto=upto)
         return checked(calls, check)
 
     def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:
-        """What the engine's answers to one action get wrong, the reference's being right."""
+        """What the engine's answers to one action get wrong, the reference's being right (what must agree:
+        agreement.py)."""
         problems = []
         parted = compare.events_problem(events, engine_events) if self.events and engine_events is not events \
             else None
         if parted is not None:
             problems.append(parted)
-        if state is not expected and state != expected:
+        if agreement.state(expected, state) is not None:
             problems.append(compare.state_problem(expected, state))
         for player, want, view in zip(players, views, engine_views, strict=True):
-            if view is not want and view != want:
+            if agreement.view(player, want, view) is not None:
                 problems.append(compare.view_problem(player, want, view))
         return problems
 
     @staticmethod
     def legal_problems(want: dict[bytes, dict], listed) -> list[compare.Problem]:
         """The engine's legal actions against the reference's as sets (``want``: ``action_key`` -> action)."""
-        got = {action_key(a): a for a in listed} if isinstance(listed, list) else {}
-        if want.keys() == got.keys() and isinstance(listed, list):
+        if agreement.legal_actions(list(want.values()), listed) is None:
             return []
+        got = {action_key(a): a for a in listed} if isinstance(listed, list) else {}
         extra = [got[k] for k in sorted(got.keys() - want.keys())]
         missing = [want[k] for k in sorted(want.keys() - got.keys())]
         lines = [f"expect not legal {line}" for line in _texts(extra)] + [f"expect legal {line}"

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from baobei_conform import agreement
+from baobei_conform.agreement import CHANCE
 from baobei_conform.engine_api import Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
 from baobei_conform.runner.checks import call_for, capability_for, judge
 from baobei_conform.runner.diff import diff
@@ -31,13 +34,15 @@ class Outcome:
     cause: str = ""  # for errors: timeout | crash | protocol (the harness's circuit breaker counts the first two)
     seconds: float = 0.0
     state: dict | None = None  # the engine's state at a failing expect step (diffed against the reference's)
+    check: str = ""  # for a failure: rule (a written expectation) | agreement (a difference from the reference)
 
 
 class StepFailed(Exception):
     def __init__(self, message: str, expected: str = "", actual: str = "", state: dict | None = None,
-                 stderr: str = ""):
+                 stderr: str = "", check: str = "rule"):
         self.message, self.expected, self.actual = message, expected, actual
         self.state, self.stderr = state, stderr
+        self.check = check  # rule: a written expectation; agreement: a difference from the reference
         super().__init__(message)
 
 
@@ -70,24 +75,47 @@ def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
     return run_one(steps_run(steps_for(steps, engine_readings(engine)), trace), engine)
 
 
-def steps_run(steps: list[dict], trace=None) -> Run[list[dict]]:
+def steps_run(steps: list[dict], trace=None, reference: Engine | None = None,
+              capabilities: Iterable[str] = ()) -> Run[list[dict]]:
     """The sans-IO run of steps (runner/driver.py): yields each run of steps' engine calls as one batch, judges
     their results; raises StepFailed (with ``.line``) at the first step that does not hold; returns the last events.
 
     A shuffle needs the engine's state to name its cards: the batch before it ends by fetching the state, and the
     resolved shuffle opens the next batch, so each shuffle costs one round trip. ``trace(step, events)`` is called
-    after each step (for ``explain``)."""
+    after each step (for ``explain``). With a ``reference`` (in process, switched to the engine's readings and
+    parameters), every action's answers are also held to agreement with the reference's (agreement.py, where the
+    engine has the ``capabilities``); the written expectations are judged first: a disagreement fails the run only
+    when they all hold, as the first one found (check ``agree KIND``)."""
     events: list[dict] = []
     head: list[dict] = []  # the resolved shuffle that opens the next run
+    agreeing = Agreeing(reference, capabilities) if reference is not None else None
     for segment, shuffle in segments(steps):
         steps_now = head + segment
-        calls, where = plan_calls(steps_now)
+        calls, where = plan_calls(steps_now) if agreeing is None else agreeing.plan(steps_now)
         if shuffle is not None:
             calls.append(("state",))
         results = (yield Batch(calls, more=shuffle is not None)) if calls else []
         events = _judge_segment(steps_now, where, results, events, trace)
+        if agreeing is not None:
+            agreeing.judge(calls, results)
         head = [] if shuffle is None else [_resolved_shuffle(shuffle, _value(results[-1]))]
+    if agreeing is not None and agreeing.first is not None:
+        raise agreeing.first
     return events
+
+
+ACTIONS = ("setup", "new_game", "apply", "shuffle")  # the steps that change the table
+
+
+def groups(steps: list[dict]) -> list[list[dict]]:
+    """Each action with the checks after it."""
+    out: list[list[dict]] = []
+    for step in steps:
+        if step["op"] in ACTIONS or not out:
+            out.append([step])
+        else:
+            out[-1].append(step)
+    return out
 
 
 def segments(steps: list[dict]) -> list[tuple[list[dict], dict | None]]:
@@ -151,6 +179,88 @@ def plan_calls(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
             need["answer"] = call(*wanted)
         where.append(need)
     return calls, where
+
+
+class Agreeing:
+    """Agreement with the reference after every action of a run (conformance/agreement.py): the calls that read the
+    engine after each action, the reference's answers to the very same calls, the first disagreement."""
+
+    def __init__(self, reference: Engine, capabilities: Iterable[str]) -> None:
+        self.reference, self.capabilities = reference, set(capabilities)
+        self.players: list[int] = []
+        self.at: list[tuple[dict, int | None, int, list[int]]] = []  # (action step, its apply call, reads, viewers)
+        self.first: StepFailed | None = None
+
+    def plan(self, steps: list[dict]) -> tuple[list[tuple], list[dict]]:
+        """``plan_calls`` of each action with its checks, the action's reads after them (the checks leave the table
+        as it is)."""
+        calls: list[tuple] = []
+        where: list[dict] = []
+        self.at = []
+        for group in groups(steps):
+            planned, needs_at = plan_calls(group)
+            offset = len(calls)
+            calls += planned
+            where += [{k: v + offset for k, v in need.items()} for need in needs_at]
+            action = group[0]
+            if action["op"] not in ACTIONS or (action["op"] == "new_game" and action.get("code")):
+                continue
+            if action["op"] == "setup":
+                self.players = [int(p) for p in action["state"].get("players") or []]
+            elif action["op"] == "new_game":
+                self.players = list(range(action["players"]))
+            applied = where[len(where) - len(group)].get("apply")
+            viewers = self.players if "views" in self.capabilities else []
+            self.at.append((action, applied, len(calls), viewers))
+            calls += [("state",), *(("view", p) for p in viewers)]
+            if "legal_actions" in self.capabilities:
+                calls.append(("legal_actions",))
+        return calls, where
+
+    def judge(self, calls: list[tuple], results: list) -> None:
+        """Compare the engine's answers with the reference's; keep the first disagreement."""
+        if self.first is not None or not self.at:
+            return
+        theirs = self.reference.batch(calls)
+        for step, applied, reads, viewers in self.at:
+            found = self._differs(step, applied, reads, viewers, results, theirs)
+            if found is not None:
+                self.first = found
+                return
+
+    def _differs(self, step, applied, reads, viewers, results, theirs) -> StepFailed | None:
+        ref_events = theirs[applied][0] if applied is not None and _answer(theirs[applied]) else None
+        checks: list = []
+        if ref_events is not None and "events" in self.capabilities and _answer(results[applied]):
+            checks.append(lambda: agreement.events(ref_events, results[applied][0]))
+        ref_state = theirs[reads]
+        if not _answer(ref_state) or not _answer(results[reads]):
+            return None
+        checks.append(lambda: agreement.state(ref_state, results[reads]))
+        checks += [lambda i=i, p=p: agreement.view(p, theirs[reads + 1 + i], results[reads + 1 + i])
+                   for i, p in enumerate(viewers) if _answer(theirs[reads + 1 + i]) and _answer(results[reads + 1 + i])]
+        legal = reads + 1 + len(viewers)
+        if "legal_actions" in self.capabilities and ref_state["pending"]["kind"] not in CHANCE \
+                and _answer(theirs[legal]) and _answer(results[legal]):
+            checks.append(lambda: agreement.legal_actions(theirs[legal], results[legal]))
+        for check in checks:
+            differs = check()
+            if differs is not None:
+                cited = [c for e in ref_events or () for c in (e.get("clause"), *(e.get("also") or ())) if c]
+                failed = StepFailed(f"agree {differs.kind}" + (f" (the reference's events cite {', '.join(cited)})"
+                                                              if cited else ""),
+                                    f"{differs.path}: {differs.shown(differs.reference)}",
+                                    f"{differs.path}: {differs.shown(differs.engine)}", check="agreement")
+                failed.line, failed.events = step["line"], ref_events or []
+                return failed
+        return None
+
+
+def _answer(result) -> bool:
+    """A result to compare: not a failed call (an engine's problem there is for the written checks to meet)."""
+    if isinstance(result, EngineProblem):
+        raise result
+    return not isinstance(result, Exception) and not (isinstance(result, tuple) and result[1] is not None)
 
 
 def _judge_segment(steps: list[dict], where: list[dict], results: list, events: list[dict],
@@ -229,17 +339,29 @@ def problem_outcome(scenario: Scenario, exc: EngineProblem) -> Outcome:
     return Outcome(scenario.id, "error", message=exc.message, stderr=exc.stderr, raw=exc.raw, cause=cause)
 
 
-def scenario_run(scenario: Scenario, engine: Engine) -> Run[Outcome]:
+def reference_for(engine: Engine) -> Engine:
+    """The reference in process, switched to the engine's declared readings and handshake parameters."""
+    from baobei_conform.runner.engine import ReferenceEngine
+
+    reference = ReferenceEngine(engine_readings(engine))
+    params = getattr(engine, "params", None)  # a process's handshake parameters (JSON)
+    reference.configure(params if isinstance(params, dict) else None)
+    return reference
+
+
+def scenario_run(scenario: Scenario, engine: Engine, agree: bool = False) -> Run[Outcome]:
     """The sans-IO run of one scenario on an engine like ``engine`` (its capabilities and readings): its outcome.
-    Never raises for a misbehaving engine (that is an ``error`` outcome)."""
+    ``agree``: every action also held to agreement with the reference (``steps_run``). Never raises for a
+    misbehaving engine (that is an ``error`` outcome)."""
     missing = needs(scenario) - set(engine.capabilities)
     if missing:
         return Outcome(scenario.id, "skip", message=f"the engine lacks the capability {', '.join(sorted(missing))}")
     try:
-        yield from steps_run(steps_for(scenario.steps, engine_readings(engine)))
+        yield from steps_run(steps_for(scenario.steps, engine_readings(engine)),
+                             reference=reference_for(engine) if agree else None, capabilities=engine.capabilities)
     except StepFailed as exc:
         return Outcome(scenario.id, "fail", scenario.file_line(exc.line), exc.message, exc.expected, exc.actual,
-                       exc.events, stderr=exc.stderr, state=exc.state)
+                       exc.events, stderr=exc.stderr, state=exc.state, check=exc.check)
     except Unsupported as exc:
         return Outcome(scenario.id, "skip", message=str(exc))
     except EngineProblem as exc:
@@ -249,9 +371,9 @@ def scenario_run(scenario: Scenario, engine: Engine) -> Run[Outcome]:
     return Outcome(scenario.id, "pass")
 
 
-def run_scenario(scenario: Scenario, engine: Engine) -> Outcome:
+def run_scenario(scenario: Scenario, engine: Engine, agree: bool = False) -> Outcome:
     """Run one scenario alone on ``engine``; never raises for a misbehaving engine."""
     start = time.perf_counter()
-    out = run_one(scenario_run(scenario, engine), engine)
+    out = run_one(scenario_run(scenario, engine, agree), engine)
     out.seconds = time.perf_counter() - start
     return out

@@ -16,10 +16,8 @@ from dataclasses import dataclass, field
 
 from baobei_conform.engine_api import Engine
 from baobei_conform.runner.checks import call_for
-from baobei_conform.runner.run import run_steps
+from baobei_conform.runner.run import ACTIONS, groups, run_steps
 from baobei_conform.variants import engine_readings, steps_for
-
-ACTIONS = ("setup", "new_game", "apply", "shuffle")  # the steps that change the table
 
 
 @dataclass
@@ -42,17 +40,6 @@ class Walked:
         compares two): ``state``, ``events``, ``views`` (player as a decimal string -> view), ``legal_actions``."""
         return {"state": self.state, "events": self.events,
                 "views": {str(p): self.views[p] for p in sorted(self.views)}, "legal_actions": self.legal}
-
-
-def groups(steps: list[dict]) -> list[list[dict]]:
-    """Each action with the checks after it."""
-    out: list[list[dict]] = []
-    for step in steps:
-        if step["op"] in ACTIONS or not out:
-            out.append([step])
-        else:
-            out[-1].append(step)
-    return out
 
 
 def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = (), everything: bool = False
