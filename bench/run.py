@@ -11,7 +11,8 @@ in a temporary folder (BAOBEI_CACHE_DIR), never the user's.
 suite_inproc_s / suite_stdio_s / stdio_over_inproc: running every scenario on the reference in
 process and through ``baobei-ref serve`` over the protocol, one worker, the engine already started
 (stdio_start_s: starting it and the handshake); each the fastest of five runs of ``run_conformance``
-(the results document included), the two ways taking turns.
+(the results document included), the two ways taking turns; both with agreement on (every step compared with the
+reference). suite_rules_only_s: in process with ``--rules-only``; suite_agreement_overhead: suite_inproc_s over it.
 hostile_peak_mb: the peak memory (MB) of a harness process running one scenario on an engine that answers it
 with a 200 MB line (the harness gives up at its 16 MiB line limit; must stay below 300).
 mutants / mutants_killed: mutation testing (``tools/mutate.py``): every mutant against the whole suite in
@@ -141,6 +142,7 @@ def bench_suite() -> dict:
     from baobei_conform.conform import RunRecord, run_conformance
     from baobei_conform.engines import engine_factory
     from baobei_conform.harness import Selection, load_suite
+    from baobei_conform.runner.engine import ReferenceEngine
 
     scenarios, _ = load_suite([ROOT / "scenarios"], Selection())
     figures: dict = {}
@@ -166,6 +168,14 @@ def bench_suite() -> dict:
         engine.stop()
         figures[key] = round(min(runs[key]), 4)
     figures["stdio_over_inproc"] = round(figures["suite_stdio_s"] / figures["suite_inproc_s"], 2)
+    rules_only = []
+    for _ in range(REPEATS):
+        record = RunRecord(scenarios, {"command": "rules-only"})
+        start = time.perf_counter()
+        run_conformance(record, ReferenceEngine, agree=False)
+        rules_only.append(time.perf_counter() - start)
+    figures["suite_rules_only_s"] = round(min(rules_only), 4)
+    figures["suite_agreement_overhead"] = round(figures["suite_inproc_s"] / figures["suite_rules_only_s"], 2)
     return figures
 
 

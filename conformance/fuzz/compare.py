@@ -1,5 +1,5 @@
 """What an engine must get right after every action: how to state differences from the reference (what must agree
-is conformance/agreement.py), and invariants.
+is conformance/runner/agreement.py), and invariants.
 
 Each function returns a list of problems (empty when all holds), each a ``Problem`` that says what
 differs, the ``expect`` lines that pin the reference's answer (readable ones where a check names the field, and
@@ -14,9 +14,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from baobei_conform import agreement
-from baobei_conform.agreement import CHANCE  # noqa: F401 - the fuzzer reads it here
 from baobei_conform.fuzz.checklist import CHECKS
+from baobei_conform.runner import agreement
+from baobei_conform.runner.agreement import CHANCE  # noqa: F401 - the fuzzer reads it here
 from baobei_conform.runner.checks import at_path, json_text
 from baobei_conform.runner.diff import ABSENT, first_difference, first_leaf
 from baobei_spec.contract import compared_events

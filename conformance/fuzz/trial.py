@@ -13,7 +13,6 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from baobei_conform import agreement
 from baobei_conform.commands import COMMANDS
 from baobei_conform.engine_api import EngineProblem, ProtocolError, as_engine
 from baobei_conform.fuzz import compare
@@ -21,6 +20,7 @@ from baobei_conform.fuzz.choices import Choices
 from baobei_conform.fuzz.dsl_text import action_text
 from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose, near_miss
 from baobei_conform.fuzz.positions import Start, played_position
+from baobei_conform.runner import agreement
 from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.driver import Run, checked, drive_all
 from baobei_conform.runner.engine import params_with
@@ -34,7 +34,6 @@ MAX_ACTIONS = 5000  # per example, a safety net: games run to their end
 MAX_ALONE = 400  # per example without the reference: the engine lists every legal action at every step
 WARM_UP = 2000  # at most this many actions of seeded play before a start position
 THRESHOLDS = (None, 15, 30)  # the game-end threshold of a start position: the rulebook's, or low to end games
-LEGAL_LIST_LIMIT = 64  # compare legal_actions where the reference's list is at most this long
 
 
 class Found(Exception):
@@ -441,8 +440,7 @@ class Trial:
         players = ref.state.players if self.views else []
         expected = self.now = ref.to_json()
         views = [ref.view(p) for p in players]
-        legal = ref.legal_actions() if self.legal and ref.pending.kind not in compare.CHANCE else ()
-        listed = [a.to_json() for a in legal] if 0 < len(legal) <= LEGAL_LIST_LIMIT else None
+        listed = agreement.listed(ref) if self.legal else None
         calls = [("apply", action.to_json()), ("state",)] + [("view", p) for p in players] + (
             [("legal_actions",)] if listed is not None else [])
 
@@ -464,7 +462,7 @@ class Trial:
 
     def _differences(self, events, engine_events, expected, state, players, views, engine_views) -> list:
         """What the engine's answers to one action get wrong, the reference's being right (what must agree:
-        agreement.py)."""
+        runner/agreement.py)."""
         problems = []
         parted = compare.events_problem(events, engine_events) if self.events and engine_events is not events \
             else None

@@ -6,9 +6,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from baobei_conform import agreement
-from baobei_conform.agreement import CHANCE
 from baobei_conform.engine_api import Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
+from baobei_conform.runner import agreement
 from baobei_conform.runner.checks import call_for, capability_for, judge
 from baobei_conform.runner.diff import diff
 from baobei_conform.runner.driver import Batch, Run, run_one
@@ -182,53 +181,53 @@ def plan_calls(steps: list[dict]) -> tuple[list[tuple], list[dict]]:
 
 
 class Agreeing:
-    """Agreement with the reference after every action of a run (conformance/agreement.py): the calls that read the
-    engine after each action, the reference's answers to the very same calls, the first disagreement."""
+    """Agreement with the reference after every action of a run (runner/agreement.py): the calls that read the engine
+    after each action, the reference's answers to the very same calls, the first disagreement."""
 
     def __init__(self, reference: Engine, capabilities: Iterable[str]) -> None:
         self.reference, self.capabilities = reference, set(capabilities)
         self.players: list[int] = []
-        self.at: list[tuple[dict, int | None, int, list[int]]] = []  # (action step, its apply call, reads, viewers)
+        # (action step, its apply call, where its reads start, the viewers, whether legal actions are read)
+        self.at: list[tuple[dict, int | None, int, list[int], bool]] = []
+        self.theirs: list = []  # the reference's answers to the batch's calls
         self.first: StepFailed | None = None
 
     def plan(self, steps: list[dict]) -> tuple[list[tuple], list[dict]]:
-        """``plan_calls`` of each action with its checks, the action's reads after them (the checks leave the table
-        as it is)."""
+        """``plan_calls`` of each action with its checks, then the reads of the table after them (the checks leave
+        it as it is). The reference answers each group at once (in process), so the reads follow its table: every
+        player's view, the legal actions where they are listed (``agreement.listed``)."""
         calls: list[tuple] = []
         where: list[dict] = []
-        self.at = []
+        self.at, self.theirs = [], []
         for group in groups(steps):
             planned, needs_at = plan_calls(group)
             offset = len(calls)
             calls += planned
+            self.theirs += self.reference.batch(planned)
             where += [{k: v + offset for k, v in need.items()} for need in needs_at]
-            action = group[0]
-            if action["op"] not in ACTIONS or (action["op"] == "new_game" and action.get("code")):
+            game = getattr(self.reference, "game", None)
+            if group[0]["op"] not in ACTIONS or game is None:
                 continue
-            if action["op"] == "setup":
-                self.players = [int(p) for p in action["state"].get("players") or []]
-            elif action["op"] == "new_game":
-                self.players = list(range(action["players"]))
-            applied = where[len(where) - len(group)].get("apply")
-            viewers = self.players if "views" in self.capabilities else []
-            self.at.append((action, applied, len(calls), viewers))
-            calls += [("state",), *(("view", p) for p in viewers)]
-            if "legal_actions" in self.capabilities:
-                calls.append(("legal_actions",))
+            state = game.to_json()
+            viewers = [int(p) for p in state["players"]] if "views" in self.capabilities else []
+            legal = agreement.listed(game) if "legal_actions" in self.capabilities else None
+            self.at.append((group[0], where[len(where) - len(group)].get("apply"), len(calls), viewers,
+                            legal is not None))
+            calls += [("state",), *(("view", p) for p in viewers)] + ([("legal_actions",)] if legal is not None else [])
+            self.theirs += [state, *(game.view(p) for p in viewers)] + ([legal] if legal is not None else [])
         return calls, where
 
     def judge(self, calls: list[tuple], results: list) -> None:
         """Compare the engine's answers with the reference's; keep the first disagreement."""
-        if self.first is not None or not self.at:
+        if self.first is not None:
             return
-        theirs = self.reference.batch(calls)
-        for step, applied, reads, viewers in self.at:
-            found = self._differs(step, applied, reads, viewers, results, theirs)
+        for step, applied, reads, viewers, legal in self.at:
+            found = self._differs(step, applied, reads, viewers, legal, results, self.theirs)
             if found is not None:
                 self.first = found
                 return
 
-    def _differs(self, step, applied, reads, viewers, results, theirs) -> StepFailed | None:
+    def _differs(self, step, applied, reads, viewers, legal, results, theirs) -> StepFailed | None:
         ref_events = theirs[applied][0] if applied is not None and _answer(theirs[applied]) else None
         checks: list = []
         if ref_events is not None and "events" in self.capabilities and _answer(results[applied]):
@@ -239,10 +238,9 @@ class Agreeing:
         checks.append(lambda: agreement.state(ref_state, results[reads]))
         checks += [lambda i=i, p=p: agreement.view(p, theirs[reads + 1 + i], results[reads + 1 + i])
                    for i, p in enumerate(viewers) if _answer(theirs[reads + 1 + i]) and _answer(results[reads + 1 + i])]
-        legal = reads + 1 + len(viewers)
-        if "legal_actions" in self.capabilities and ref_state["pending"]["kind"] not in CHANCE \
-                and _answer(theirs[legal]) and _answer(results[legal]):
-            checks.append(lambda: agreement.legal_actions(theirs[legal], results[legal]))
+        at = reads + 1 + len(viewers)
+        if legal and _answer(results[at]):
+            checks.append(lambda: agreement.legal_actions(theirs[at], results[at]))
         for check in checks:
             differs = check()
             if differs is not None:

@@ -15,6 +15,7 @@ from baobei_conform.runner.diff import ABSENT, first_difference, first_leaf
 from baobei_spec.contract import action_key, compared_events
 
 CHANCE = ("deal", "recycle", "first_player")  # decisions of chance: nobody lists their outcomes
+LEGAL_LIST_LIMIT = 64  # legal actions are compared where the reference lists at most this many (permutations grow)
 KINDS = ("pending", "state", "events", "view", "legal_actions")  # the check is named ``agree KIND``
 
 
@@ -83,6 +84,15 @@ def legal_actions(reference: list[dict], engine: Any) -> Disagreement | None:
                             f"legal_actions lists {extra[:3]}, which the rules refuse")
     return Disagreement("legal_actions", "$.legal_actions[-]", missing[0] if missing else reference, ABSENT
                         if missing else engine, f"legal_actions omits {missing[:3]}")
+
+
+def listed(game) -> list[dict] | None:
+    """The reference game's legal actions as compared (JSON), or None where they are not: a decision of chance
+    (nobody lists its outcomes), none listed, or more than ``LEGAL_LIST_LIMIT``."""
+    if game.pending.kind in CHANCE:
+        return None
+    legal = game.legal_actions()
+    return [a.to_json() for a in legal] if 0 < len(legal) <= LEGAL_LIST_LIMIT else None
 
 
 def _key(event: dict) -> tuple:
