@@ -239,8 +239,11 @@ def test_protocol_errors_keep_the_raw_line(tmp_path, capsys, name, message, raw)
 
 def test_validate_names_the_schema_path(tmp_path):
     scenarios = write_scenarios(tmp_path / "s", ["basic-draw-discard"])
-    code, doc = conform(tmp_path, scenarios, engine=engine("bad_schema"))
-    assert (code, statuses(doc)) == (0, {"basic-draw-discard": "pass"})  # unnoticed without --validate
+    code, doc = conform(tmp_path, scenarios, "--rules-only", engine=engine("bad_schema"))
+    assert (code, statuses(doc)) == (0, {"basic-draw-discard": "pass"})  # unnoticed by the written expectations
+    code, doc = conform(tmp_path, scenarios, engine=engine("bad_schema"))  # the events disagree with the reference's
+    assert (code, doc["results"][0]["check"], doc["results"][0]["message"].split(" (")[0]) == (1, "agreement",
+                                                                                             "agree events")
     code, doc = conform(tmp_path, scenarios, "--validate", engine=engine("bad_schema"))
     assert code == 1
     [r] = doc["results"]
