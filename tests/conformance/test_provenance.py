@@ -34,6 +34,11 @@ def _with(document: dict, **run) -> dict:
     return {**document, "run": {**document["run"], **run}}
 
 
+def _unrecorded(document: dict) -> dict:
+    """The document as a run that did not record agreement (an older harness) would have written it."""
+    return {**document, "run": {k: v for k, v in document["run"].items() if k != "agreement"}}
+
+
 def test_the_results_name_the_contract_among_the_suites_digests(shards):
     folder, first, _ = shards
     assert first["suite"]["contract"] == content_digest([("contract.yaml", SPEC_ROOT / "contract.yaml")], SPEC_CAP)
@@ -46,9 +51,9 @@ def test_the_results_name_the_contract_among_the_suites_digests(shards):
 
 def test_agreement_is_read_from_the_document_and_never_guessed(shards):
     _, first, _ = shards
-    assert "agreement" not in first["run"]  # until the runner writes it
-    assert [agreement(d) for d in (first, _with(first, agreement=True), _with(first, agreement=False))] == \
-        ["not recorded", "on", "off (rules only)"]
+    assert first["run"]["agreement"] is True  # the runner writes it: on by default
+    assert [agreement(d) for d in (_unrecorded(first), _with(first, agreement=True),
+                                   _with(first, agreement=False))] == ["not recorded", "on", "off (rules only)"]
     assert agreement(_with(first, agreement="yes")) == "not recorded"  # not a bool: not a setting
     summary = render_summary(_with(first, agreement=False))
     assert f"suite {suite_tag(first['suite'])} (scenarios {first['suite']['scenarios'][:19]}, " in summary
@@ -65,7 +70,7 @@ def test_merge_refuses_shards_of_other_contracts_or_agreement_settings(shards):
         merge([(first, "s1"), (contract, "s2")])
     for setting in (True, False):
         with pytest.raises(MergeError, match=r"s2: agreement (on|off \(rules only\)) is not that of s1 \(not recorded"):
-            merge([(first, "s1"), (_with(second, agreement=setting), "s2")])
+            merge([(_unrecorded(first), "s1"), (_with(second, agreement=setting), "s2")])
     with pytest.raises(MergeError, match=r"agreement off \(rules only\) is not that of s1 \(on\)"):
         merge([(_with(first, agreement=True), "s1"), (_with(second, agreement=False), "s2")])
 
@@ -85,15 +90,15 @@ def test_a_badge_names_the_suite_and_agreement_and_is_verified_against_its_resul
     folder, first, _ = shards
     results = folder / "s1.json"
     badge = _badge(capsys, results, tmp_path / "badge.json")
-    n = first["summary"]["total"]
+    n, tag = first["summary"]["total"], suite_tag(first["suite"])
     assert badge == {"schemaVersion": 1, "label": "baobei", "color": "brightgreen",  # Shields' keys only
-                     "message": f"{n}/{n} passed, agreement not recorded, suite {suite_tag(first['suite'])}"}
+                     "message": f"{n}/{n} passed, suite {tag}"}  # agreement on: not named
     code, out = _verify(capsys, tmp_path / "badge.json", results)
     assert code == 0 and f"the badge of {results}" in out and first["suite"]["contract"] in out
-    on = tmp_path / "on.json"
-    on.write_text(json.dumps(_with(first, agreement=True)), encoding="utf-8")
-    tag = suite_tag(first["suite"])
-    assert _badge(capsys, on, tmp_path / "on-badge.json")["message"] == f"{n}/{n} passed, suite {tag}"
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(_unrecorded(first)), encoding="utf-8")
+    assert _badge(capsys, older, tmp_path / "older-badge.json")["message"] == \
+        f"{n}/{n} passed, agreement not recorded, suite {tag}"
     off = tmp_path / "off.json"
     off.write_text(json.dumps(_with(first, agreement=False)), encoding="utf-8")
     assert ", rules only, suite " in _badge(capsys, off, tmp_path / "off-badge.json")["message"]
@@ -107,7 +112,8 @@ def test_tampering_with_the_badge_or_its_results_is_found(shards, tmp_path, caps
     fewer = {**first, "results": [{**first["results"][0], "status": "fail"}, *first["results"][1:]],
              "summary": {**first["summary"], "passed": n - 1, "failed": 1}}
     tampered = {
-        "message": ({**good, "message": good["message"].replace("agreement not recorded, ", "")}, results),
+        "message": ({**good, "message": good["message"].replace(" passed, ", " passed, agreement not recorded, ")},
+                    results),
         "colour": ({**good, "color": "red"}, results),
         "extra key": ({**good, "suite": "mine"}, results),
         "other results": (good, fewer),
