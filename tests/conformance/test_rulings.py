@@ -217,7 +217,8 @@ def test_an_engine_declaring_r05_a_is_judged_by_that_reading(suite, tmp_path):
 
 
 def test_the_same_engine_without_the_declaration_fails_the_r05_scenarios(suite):
-    outcomes, _ = run_suite(suite, lambda: ReferenceEngine({"R-05": "A"}, declare=False))
+    # the written expectations alone: with agreement, every step where reading A acts differs too
+    outcomes, _ = run_suite(suite, lambda: ReferenceEngine({"R-05": "A"}, declare=False), agree=False)
     failing = {sid for sid, status in statuses(outcomes).items() if status != "pass"}
     assert failing == {KEEPS, LAST, SCORED} and {statuses(outcomes)[s] for s in failing} == {"fail"}
 
