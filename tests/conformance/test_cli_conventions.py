@@ -209,7 +209,7 @@ def test_sigint_writes_incomplete_json_junit_and_html_and_exits_130(tmp_path):
     suite = {name.removeprefix("suite_"): properties.pop(name) for name in list(properties)
              if name.startswith("suite_")}
     assert properties == {"complete": "false", "interrupted": "true", "selected": "4", "ran": "2",
-                          "agreement": "not recorded"}  # the document does not say (no run.agreement)
+                          "agreement": "on"}  # the run's default, recorded as run.agreement
     assert suite == doc["suite"]  # which suite judged it, as in the JSON
     [incomplete] = [c for c in root.iter("testcase") if c.get("name") == "run-incomplete"]
     assert "interrupted: 2 of 4 scenarios ran" in incomplete.find("error").get("message")
