@@ -89,7 +89,8 @@ def position_rules(params: Params, catalog: Catalog) -> PositionRules:
     if known is not None and known[0] is params and known[1] is catalog:
         return known[2]
     counts = Counter(catalog.species_of(card) for card in catalog.cards)
-    rules = PositionRules.of(params, [(sid, power, counts[sid]) for sid, (_, _, power) in catalog.species.items()])
+    rules = PositionRules.of(params, [(sid, power, counts[sid], value)
+                                      for sid, (_, value, power) in catalog.species.items()])
     if len(_RULES) >= 64:
         _RULES.clear()
     _RULES[key] = (params, catalog, rules)

@@ -30,7 +30,7 @@ from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.options import default_suite, positive
 from baobei_conform.outputs import MARKER, ResultStream, output_problems, print_problems
 from baobei_conform.protocol.transcript import Transcript
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.scenario import load_scenario, scenario_files, unreachable_setups
 from baobei_spec import default_spec, load_spec
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def _spec_command(args: argparse.Namespace) -> int:
     from baobei_spec.summary import render, summarize
 
     spec = load_spec(strict=False)
-    summary = summarize(spec)
+    summary = {**summarize(spec), "unreachable_setups": unreachable_setups(default_suite())}
     print(json.dumps(summary, indent=2, ensure_ascii=False) if args.json else render(summary))
     for problem in spec.problems:
         print(f"problem: {problem}", file=sys.stderr)

@@ -40,6 +40,8 @@ class Scenario:
     notes: dict[str, str] = field(default_factory=dict, compare=False)  # ruling -> why no reading changes it
     # setup's script line -> how many deck cards it names, top first (the pictures of the table show them)
     deck_named: dict[int, int] = field(default_factory=dict, compare=False)
+    # why each setup that says ``unreachable:`` sets up a position no game reaches (docs/scenarios.md)
+    unreachable: tuple[str, ...] = field(default=(), compare=False)
 
     def file_line(self, script_line: int) -> int:
         return self.script_line + script_line - 1
@@ -165,6 +167,8 @@ def _compile(path: Path, shown: str, raw: bytes, spec: Spec) -> Scenario:
         rulings=tuple(data.get("rulings") or ()), tags=tuple(data.get("tags") or ()), script=data["script"],
         path=shown, script_line=first_line, steps=steps, notes=dict(data.get("ruling_notes") or {}),
         deck_named={st.line: len(st.options.get("deck", ())) for st in statements if isinstance(st, Setup)},
+        unreachable=tuple(st.options["unreachable"] for st in statements
+                          if isinstance(st, Setup) and "unreachable" in st.options),
     )
 
 
@@ -192,3 +196,19 @@ def scenario_files(paths) -> list[Path]:
     for p in map(Path, paths):
         out += sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
     return out
+
+
+def unreachable_setups(paths) -> dict:
+    """The scenarios whose setup says ``unreachable: "why"`` (a position no game reaches, on purpose), with their
+    reasons, among the scenario files under ``paths`` that load (``lint`` reports the others)."""
+    loaded, marked = 0, {}
+    for path in scenario_files(paths):
+        try:
+            scenario = load_scenario(path)
+        except ScenarioError:
+            continue
+        loaded += 1
+        if scenario.unreachable:
+            marked[scenario.id] = list(scenario.unreachable)
+    return {"count": len(marked), "scenarios": loaded, "reasons": marked}
+

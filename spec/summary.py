@@ -54,4 +54,8 @@ def render(summary: dict[str, Any]) -> str:
         f"unresolved cross-references: {summary['unresolved_refs']}",
         f"uncovered lines: {summary['uncovered_lines']}",
     ]
+    marked = summary.get("unreachable_setups")  # added by ``baobei-conform spec``, which reads the scenarios
+    if marked is not None:
+        lines.append(f"scenarios with an unreachable setup: {marked['count']} of {marked['scenarios']}")
+        lines += [f"  {sid}: {why}" for sid, reasons in marked["reasons"].items() for why in reasons]
     return "\n".join(lines)

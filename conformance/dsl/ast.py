@@ -13,6 +13,8 @@ class Setup:
 
     line: int
     options: dict = field(default_factory=dict)
+    # an item's key (``zones.1`` for p1's zone) -> its (line, column) in the script, where its errors point
+    places: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

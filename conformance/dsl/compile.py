@@ -17,7 +17,15 @@ from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, SetupSta
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.overrides import rule_overrides
 from baobei_spec import default_spec
-from baobei_spec.position import MalformedState, PositionRules, SetupOptions, build_position, check_position
+from baobei_spec.position import (
+    MalformedState,
+    PositionRules,
+    SetupOptions,
+    Unreachable,
+    build_position,
+    check_position,
+    check_reachable,
+)
 
 
 @cache
@@ -26,27 +34,50 @@ def _spec_rules() -> PositionRules:
 
 
 def _rules(overrides: dict) -> PositionRules:
-    """What the position may hold under the setup's rule-parameter overrides (the catalog's values aside)."""
-    changed = {k: v for k, v in overrides.items() if k != "catalog"}
-    if not changed:
+    """What the position may hold under the setup's rule-parameter and card-value overrides."""
+    if not overrides:
         return _spec_rules()
+    changed = {k: v for k, v in overrides.items() if k != "catalog"}
+    values = {entry["species"]: entry["value"] for entry in overrides.get("catalog", ())}
     spec = default_spec()
-    return PositionRules.from_spec(spec, spec.params.with_overrides(changed))
+    return PositionRules.from_spec(spec, spec.params.with_overrides(changed), values)
+
+
+def _place(stmt: Setup, path: str) -> tuple[int, int]:
+    """Where the item a state field's error is about is written (``zones.1[3]`` -> p1's zone line; a field no item
+    sets, the ``setup`` line)."""
+    head = path.split("[", 1)[0]
+    key = head if head.startswith("zones.") else head.split(".", 1)[0]
+    return stmt.places.get(key, (stmt.line, 1))
 
 
 def _setup_step(stmt: Setup) -> dict:
-    """The setup step: the position the block describes (``baobei_spec.position``, the one builder) and its overrides;
-    a block that names no position of the game is an error at its line."""
+    """The setup step: the position the block describes (``baobei_spec.position``, the one builder) and its overrides.
+    A block that names no position of the game is an error at its item's line; so is one no game reaches, unless it
+    says ``unreachable: "why"`` (the scenario lists those reasons: ``Scenario.unreachable``)."""
     options = dict(stmt.options)
     threshold = options.pop("threshold", None)
+    unreachable = options.pop("unreachable", None)
     zones = options.get("zones") or {}
     overrides = rule_overrides(options.pop("values", {}), options.pop("rules", {}), len(zones))
     if threshold is not None:
         overrides["threshold"] = {str(len(zones)): threshold}
+    rules = _rules(overrides)
     try:
-        state = build_position(cast(SetupOptions, options), _rules(overrides))
+        state = build_position(cast(SetupOptions, options), rules)
+        if unreachable is None:
+            check_reachable(state, rules)
+    except Unreachable as exc:
+        line, column = _place(stmt, exc.path)
+        raise ScenarioError(f"unreachable setup: {exc}; a setup that must be so says 'unreachable: \"why\"'",
+                            line=line, column=column) from None
     except MalformedState as exc:
-        raise ScenarioError(f"impossible setup: {exc}", line=stmt.line, column=1) from None
+        line, column = _place(stmt, exc.path)
+        raise ScenarioError(f"impossible setup: {exc}", line=line, column=column) from None
+    if unreachable is not None and not unreachable:
+        line, column = stmt.places["unreachable"]
+        raise ScenarioError("unreachable: says why the position must be one no game reaches", line=line,
+                            column=column)
     step = {"op": "setup", "line": stmt.line, "state": state}
     if overrides:
         step["params"] = overrides

@@ -59,6 +59,11 @@ def _target(token) -> tuple[int, int]:
     return int(owner), int(slot)
 
 
+def _item(meta, key: str, value) -> tuple[str, object, tuple[int, int]]:
+    """A setup item: its option key, its value and where it is written (its errors point there)."""
+    return key, value, (meta.line, meta.column)
+
+
 @v_args(meta=True)
 class ToAst(Transformer):
     """Tree -> typed AST. Setup items become ``baobei_spec.position.SetupOptions``; actions their wire form."""
@@ -79,76 +84,83 @@ class ToAst(Transformer):
 
     def setup(self, meta, items):
         options: dict = {}
-        for key, value in items:
+        places: dict[str, tuple[int, int]] = {}
+        for key, value, place in items:
             if key == "zones":
                 options.setdefault("zones", {}).update(value)
-            elif key == "known":
+                places.update({f"zones.{p}": place for p in value})
+                continue
+            if key == "known":
                 options.setdefault("known", {}).setdefault(value[0], []).extend(value[1])
             elif key in ("values", "rules"):
                 options.setdefault(key, {}).update(value)
             else:
                 options[key] = value
-        return Setup(meta.line, options)
+            places.setdefault(key, place)
+        return Setup(meta.line, options, places)
 
     def setup_raw(self, meta, c):
         return SetupState(meta.line, json.loads(c[0]))
 
     def zone(self, meta, c):
-        return "zones", {_player(c[0]): [s for s in c[1:]]}
+        return _item(meta, "zones", {_player(c[0]): [s for s in c[1:]]})
 
     def slot(self, meta, c):
         return None if c[0] == "_" else str(c[0])
 
     def deck(self, meta, c):
-        return "deck", [str(s) for s in c]
+        return _item(meta, "deck", [str(s) for s in c])
 
     def discard(self, meta, c):
-        return "discard", [str(s) for s in c]
+        return _item(meta, "discard", [str(s) for s in c])
 
     def under(self, meta, c):
-        return "under", [str(s) for s in c]
+        return _item(meta, "under", [str(s) for s in c])
 
     def rest(self, meta, c):
-        return "rest", str(c[0])
+        return _item(meta, "rest", str(c[0]))
 
     def active(self, meta, c):
-        return "active", _player(c[0])
+        return _item(meta, "active", _player(c[0]))
 
     def holds(self, meta, c):
-        return "drawn", str(c[0])
+        return _item(meta, "drawn", str(c[0]))
 
     def knows(self, meta, c):
-        return "known", (_player(c[0]), [_target(t) for t in c[1:]])
+        return _item(meta, "known", (_player(c[0]), [_target(t) for t in c[1:]]))
 
     def scores(self, meta, c):
-        return "scores", [int(x) for x in c]
+        return _item(meta, "scores", [int(x) for x in c])
 
     def bao(self, meta, c):
-        return "bao", _player(c[0])
+        return _item(meta, "bao", _player(c[0]))
 
     def shield(self, meta, c):
-        return "shield", str(c[0])
+        return _item(meta, "shield", str(c[0]))
 
     def recycles(self, meta, c):
-        return "recycles", int(c[0])
+        return _item(meta, "recycles", int(c[0]))
 
     def final_phase(self, meta, c):
-        return "final_phase", True
+        return _item(meta, "final_phase", True)
 
     def last_turns(self, meta, c):
-        return "last_turns", [_player(p) for p in c]
+        return _item(meta, "last_turns", [_player(p) for p in c])
 
     def round(self, meta, c):
-        return "round", int(c[0])
+        return _item(meta, "round", int(c[0]))
 
     def threshold(self, meta, c):
-        return "threshold", int(c[0])
+        return _item(meta, "threshold", int(c[0]))
 
     def value(self, meta, c):
-        return "values", {str(c[0]): (int(c[1]), meta.line)}
+        return _item(meta, "values", {str(c[0]): (int(c[1]), meta.line)})
 
     def rule(self, meta, c):
-        return "rules", {str(c[0]): (int(c[1]), meta.line)}
+        return _item(meta, "rules", {str(c[0]): (int(c[1]), meta.line)})
+
+    def unreachable(self, meta, c):
+        return _item(meta, "unreachable", str(c[0])[1:-1].strip())
 
     # --- decisions ---
     def act(self, meta, c):

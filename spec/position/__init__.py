@@ -19,6 +19,8 @@ compiler, which must not ask any rules engine what a table is, and the reference
 from baobei_spec.position.build import SetupOptions, build_position
 from baobei_spec.position.check import check_position
 from baobei_spec.position.errors import MalformedState
+from baobei_spec.position.reach import Unreachable, check_reachable
 from baobei_spec.position.rules import PositionRules
 
-__all__ = ["MalformedState", "PositionRules", "SetupOptions", "build_position", "check_position"]
+__all__ = ["MalformedState", "PositionRules", "SetupOptions", "Unreachable", "build_position", "check_position",
+           "check_reachable"]

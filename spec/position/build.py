@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 
 from baobei_spec.position.check import check_position
 from baobei_spec.position.errors import MalformedState, need
+from baobei_spec.position.reach import setup_turn
 from baobei_spec.position.rules import PositionRules
 
 
@@ -24,7 +25,8 @@ class SetupOptions(TypedDict, total=False):
     deck top first, the discard pile bottom to top, the cards under it, where the ``rest`` goes, the ``active``
     player and the card they hold (``drawn``), the (owner, slot) cards each player ``known``s, ``scores`` (per
     seat, p0 first), the BAO caller and ``shield``, ``recycles``, ``final_phase``, ``last_turns``, ``round``,
-    ``turn`` and ``first`` (the round's first player; the active one by default)."""
+    ``turn`` (by default the first the table could be at, ``reach.setup_turn``) and ``first`` (the round's first
+    player; the active one by default)."""
 
     zones: Mapping[int, Sequence[str | None]]
     deck: Sequence[str]
@@ -143,7 +145,7 @@ def build_position(options: SetupOptions, rules: PositionRules) -> dict[str, Any
     first = options.get("first")
     state: dict[str, Any] = {
         "seats": len(players), "players": players, "round": options.get("round", 1), "decisive": False,
-        "turn": options.get("turn", 1), "active": active, "first": active if first is None else first,
+        "turn": 1, "active": active, "first": active if first is None else first,
         "zones": {str(p): [None if c is None else {"card": c, "species": rules.species[c]} for c in z]
                   for p, z in zones.items()},
         "deck": deck, "discard": discard, "top": discard[-1], "under": under, "box": [], "drawn": drawn,
@@ -155,6 +157,7 @@ def build_position(options: SetupOptions, rules: PositionRules) -> dict[str, Any
         "last_turns": None if last_turns is None else list(last_turns), "moved": [],
         "pending": {}, "owed_powers": [], "pluck": None, "drawing": None, "winner": None,
     }  # a setup position is at the start of a turn or just after its draw: nothing of an action is owed yet
+    state["turn"] = options["turn"] if "turn" in options else setup_turn(state, rules)
     state["pending"] = _pending("drawn", active) if drawn else _turn_start(state, zones)
     check_position(state, rules)
     return state

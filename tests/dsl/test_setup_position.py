@@ -18,7 +18,7 @@ from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec
 from baobei_spec.position import MalformedState, PositionRules, build_position
 
-PLAYED = ("threshold", "values", "rules")  # rule-parameter overrides: the step's params, not its state
+PLAYED = ("threshold", "values", "rules", "unreachable")  # rule-parameter overrides: the step's params, not its state
 RULES = PositionRules.from_spec(default_spec())
 
 
