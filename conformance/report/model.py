@@ -227,6 +227,7 @@ class ScenarioRow:
     exercise: Exercise
     statuses: dict[str, str]  # engine slug -> status
     results: dict[str, dict]  # engine slug -> result entry (when run)
+    unreachable: list[str] = field(default_factory=list)  # why its setup is a position no game reaches, if it is
 
     def tokens(self) -> str:
         return " ".join(f"{slug}:{status}" for slug, status in self.statuses.items())
@@ -394,7 +395,7 @@ def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | 
         rows[s.id] = ScenarioRow(
             id=s.id, slug=slugify(s.id, slugs, "scenario"), title=s.title, part=part(s), file=s.path,
             clauses=list(s.clauses), faq=list(s.faq), rulings=list(s.rulings), tags=list(s.tags), scenario=s,
-            exercise=exercise(s, reference), statuses={}, results={})
+            exercise=exercise(s, reference), statuses={}, results={}, unreachable=list(s.unreachable))
     for eng in engines:  # scenarios only known from results files
         for sid, r in eng.results.items():
             if sid not in rows:

@@ -36,8 +36,8 @@ SUMMARY_KEYS = {"total", "passed", "failed", "errors", "skipped", "xfailed", "xp
 
 TABLE = """\
   setup
-    zone p0: {p0}
-    zone p1: sparrow swallow kingfisher hummingbird
+    zone p0: {p0} _
+    zone p1: sparrow swallow kingfisher hummingbird _
     deck: {deck}
     discard: eagle
     active p0

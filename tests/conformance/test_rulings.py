@@ -42,9 +42,9 @@ clauses: ["7.2.2"]
 rulings: {rulings}
 script: |
   setup
-    zone p0: owl heron
-    zone p1: kingfisher swallow
-    zone p2: _
+    zone p0: owl heron _ _
+    zone p1: kingfisher swallow _ _
+    zone p2: _ _ _ _
     deck:
     discard: sparrow
     rest in discard
@@ -67,8 +67,8 @@ clauses: ["2.7.1"]
 rulings: ["R-05"]
 {notes}script: |
   setup
-    zone p0: owl heron
-    zone p1: kingfisher swallow
+    zone p0: owl heron _ _ _
+    zone p1: kingfisher swallow _ _ _
     deck: eagle
   end
   p0 draws
@@ -189,8 +189,8 @@ def test_under_block_errors_name_file_line_and_column(tmp_path, under, rulings, 
         rulings: {rulings}
         script: |
           setup
-            zone p0: owl
-            zone p1: owl
+            zone p0: owl _ _ _ _
+            zone p1: owl _ _ _ _
           end
           under {under}
             p0 draws

@@ -16,8 +16,8 @@ from baobei_conform.scenario import load_scenario
 
 SETUP = """\
 setup
-  zone p0: owl heron _ eagle
-  zone p1: white_pelican sparrow swallow kingfisher
+  zone p0: owl heron _ eagle _
+  zone p1: white_pelican sparrow swallow kingfisher _
   deck: owl
   discard: eagle
   active p0
@@ -83,8 +83,8 @@ def test_cards_under_the_pile(tmp_path):
 def test_rule_and_value_overrides(tmp_path):
     ending = """\
 setup
-  zone p0: owl _ _ _
-  zone p1: eagle _ _ _
+  zone p0: owl _ _ _ _
+  zone p1: eagle _ _ _ _
   deck: swallow
   value owl 30
   value eagle 1
@@ -130,31 +130,31 @@ def test_reject_new_game(tmp_path):
 def test_round_table_after_the_last_turn(tmp_path):
     bao_round = """\
 setup
-  zone p0: owl _ heron _
-  zone p1: eagle sparrow _ _
+  zone p0: owl _ heron _ _
+  zone p1: eagle sparrow _ _ _
   deck: swallow kingfisher
   bao p0
   active p1
 end
 """
-    assert parse_script(bao_round + "expect round table p0: owl _ heron _\n")[-1].check == Check(
-        "round_table", {"player": 0, "species": ["owl", None, "heron", None]})
+    assert parse_script(bao_round + "expect round table p0: owl _ heron _ _\n")[-1].check == Check(
+        "round_table", {"player": 0, "species": ["owl", None, "heron", None, None]})
     script = "p1 draws\np1 keeps into 2\nnobody plucks\n"
     # the round is over and the next one waits for its deal: the zones are empty, the final table kept
-    good = script + "expect pending deal\nexpect p1 has 0 cards\nexpect round table p0: owl _ heron _\n" \
-                    "expect round table p1: eagle swallow _ _\n"
+    good = script + "expect pending deal\nexpect p1 has 0 cards\nexpect round table p0: owl _ heron _ _\n" \
+                    "expect round table p1: eagle swallow _ _ _\n"
     assert _run(tmp_path, good, bao_round).status == "pass"
-    outcome = _run(tmp_path, script + "expect round table p1: eagle sparrow _ _\n", bao_round)
-    assert (outcome.status, outcome.actual) == ("fail", "eagle swallow _ _")
-    outcome = _run(tmp_path, "expect round table p0: owl _ heron _\n", bao_round)
+    outcome = _run(tmp_path, script + "expect round table p1: eagle sparrow _ _ _\n", bao_round)
+    assert (outcome.status, outcome.actual) == ("fail", "eagle swallow _ _ _")
+    outcome = _run(tmp_path, "expect round table p0: owl _ heron _ _\n", bao_round)
     assert (outcome.status, outcome.actual) == ("fail", "no scored round")
 
 
 def test_rule_hand_size_applies_to_the_next_deal(tmp_path):
     ending = """\
 setup
-  zone p0: owl _ _ _
-  zone p1: eagle _ _ _
+  zone p0: owl _ _ _ _
+  zone p1: eagle _ _ _ _
   deck: swallow
   recycles 2
   final phase

@@ -95,7 +95,8 @@ def test_an_impossible_setup_is_refused_by_the_builder_and_by_the_reference(tabl
 
 def test_an_impossible_setup_is_a_scenario_error_at_its_line():
     script = "# a comment\nsetup\n  zone p0: owl\n  zone p1: owl\n  bao p1\n  shield none\nend\n"
-    with pytest.raises(ScenarioError, match=r":2:1: impossible setup: shield: is 'none' after a BAO call"):
+    # at the item the field comes from: the shield line
+    with pytest.raises(ScenarioError, match=r":6:3: impossible setup: shield: is 'none' after a BAO call"):
         compile_script(parse_script(script))
 
 
@@ -103,7 +104,7 @@ def test_a_turn_that_passes_on_at_once_is_refused_at_its_line():
     """Zero cards, no deck, nothing to recycle and no BAO to call: the turn would pass on (7.1.8)."""
     cards = [s.id for s in default_spec().species_list for _ in range(s.count)]
     cards.remove("eagle")
-    table = f"setup\n  zone p0: _\n  zone p1: {' '.join(cards)}\n  deck:\n  discard: eagle\n  active p0\n"
+    table = f"setup\n  zone p0: _ _ _ _ _\n  zone p1: {' '.join(cards)}\n  deck:\n  discard: eagle\n  active p0\n"
     assert compile_script(parse_script(table + "end\n"))[0]["state"]["pending"]["kind"] == "end_turn"
     with pytest.raises(ScenarioError, match=r":1:1: impossible setup: player 0 can neither draw nor take"):
         compile_script(parse_script(table + "  bao p1\nend\n"))

@@ -30,8 +30,8 @@ FLOOD = HERE / "engines" / "flood.py"
 TIMEOUT = 1.5
 SCRIPT = """\
   setup
-    zone p0: owl heron sparrow eagle
-    zone p1: sparrow swallow kingfisher hummingbird
+    zone p0: owl heron sparrow eagle _
+    zone p1: sparrow swallow kingfisher hummingbird _
     deck: swallow
     discard: eagle
     active p0

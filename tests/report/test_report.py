@@ -224,8 +224,8 @@ def test_two_results_files_side_by_side(tmp_path, ref_json):
 
 TABLE = """\
   setup
-    zone p0: owl heron sparrow eagle
-    zone p1: sparrow swallow kingfisher hummingbird
+    zone p0: owl heron sparrow eagle _
+    zone p1: sparrow swallow kingfisher hummingbird _
     deck: swallow
     discard: eagle
     active p0
