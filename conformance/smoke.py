@@ -14,8 +14,8 @@ from baobei_conform.runner.engine import Engine, ReferenceEngine
 
 TABLE = """\
 setup
-  zone p0: owl heron sparrow eagle
-  zone p1: sparrow swallow kingfisher hummingbird
+  zone p0: owl heron sparrow eagle _
+  zone p1: sparrow swallow kingfisher hummingbird _
   deck: swallow
   discard: eagle
   active p0
