@@ -44,10 +44,10 @@ def _rules(overrides: dict) -> PositionRules:
 
 
 def _place(stmt: Setup, path: str) -> tuple[int, int]:
-    """Where the item a state field's error is about is written (``zones.1[3]`` -> p1's zone line; a field no item
-    sets, the ``setup`` line)."""
+    """Where the item a state field's error is about is written (``zones.1[3]`` -> p1's zone line, ``p1 knows`` -> p1's
+    first ``knows`` line; a field no item sets, the ``setup`` line)."""
     head = path.split("[", 1)[0]
-    key = head if head.startswith("zones.") else head.split(".", 1)[0]
+    key = head if head.startswith("zones.") or head.endswith(" knows") else head.split(".", 1)[0]
     return stmt.places.get(key, (stmt.line, 1))
 
 

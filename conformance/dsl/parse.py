@@ -92,6 +92,8 @@ class ToAst(Transformer):
                 continue
             if key == "known":
                 options.setdefault("known", {}).setdefault(value[0], []).extend(value[1])
+                places.setdefault(f"p{value[0]} knows", place)  # the path the builder's errors name
+                continue
             elif key in ("values", "rules"):
                 options.setdefault(key, {}).update(value)
             else:

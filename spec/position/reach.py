@@ -36,6 +36,7 @@ def check_reachable(state: dict[str, Any], rules: PositionRules) -> None:
     _slots(t)
     _scores(t)
     _turn(t)
+    _peeks(t)
     _caller(t)
 
 
@@ -120,6 +121,26 @@ def _turn(t: Table) -> None:
     _need(s["turn"] > 1 or fresh(s, t.rules), "turn", "is the round's first, but the table is not the one the deal "
           "leaves (every dealt slot full, the first card turned up alone on the discard pile, no recycle, no BAO)",
           13, 14, 18)
+
+
+def _peeks(t: Table) -> None:
+    """At the round's first turn each player has looked at exactly the initial peek's own cards and at no other
+    card of a zone (2.2.1); the face-up discard and the card just drawn are the only others known."""
+    s = t.state
+    if s["turn"] != 1:
+        return
+    seen = s["seen"]
+    for player, zone in sorted(t.zones.items()):
+        cards = [c for c in zone if c is not None]
+        peeked = sum(player in seen.get(c, ()) for c in cards)
+        peek = min(t.rules.initial_peek, len(cards))
+        _need(peeked == peek, f"p{player} knows", f"player {player} knows {peeked} of their own cards at the round's "
+              f"first turn: the initial peek looks at exactly {peek} (write 'p{player} knows p{player}.1 "
+              f"p{player}.2')", 16)
+        for other in (p for p in t.players if p != player):
+            _need(not any(other in seen.get(c, ()) for c in cards), f"p{other} knows", f"player {other} knows a "
+                  f"card of player {player} at the round's first turn: the initial peek looks at one's own cards "
+                  "only", 16)
 
 
 def _caller(t: Table) -> None:

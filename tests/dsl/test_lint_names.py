@@ -12,7 +12,8 @@ from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
 from baobei_conform.harness import Selection, load_suite
 
-THREE = "setup\n" + "".join(f"  zone p{p}: owl heron eagle sparrow\n" for p in range(3)) + "end\n"
+# a hole in each zone: a table past the round's first turn, where no initial peek must be written
+THREE = "setup\n" + "".join(f"  zone p{p}: owl heron eagle sparrow _\n" for p in range(3)) + "end\n"
 
 
 def scenario_file(tmp_path, script: str, name: str = "typo"):

@@ -68,8 +68,11 @@ def test_unreachable_says_why_and_the_scenario_keeps_the_reason(tmp_path):
     assert load_scenario(_scenario(tmp_path, zones.replace("kingfisher\n", "kingfisher _\n"), "z")).unreachable == ()
 
 
+PEEKS = {0: [(0, 1), (0, 2)], 1: [(1, 4), (1, 5)]}  # the initial peek: two own cards each (line 16)
+
+
 def _state(**options) -> dict:
-    return build_position({"zones": {0: ["owl"] * 5, 1: ["heron"] * 5}, **options}, RULES)
+    return build_position({"zones": {0: ["owl"] * 5, 1: ["heron"] * 5}, "known": PEEKS, **options}, RULES)
 
 
 def _unreachable(state: dict) -> str:
@@ -91,7 +94,8 @@ def test_scores_are_those_of_the_rounds_already_scored():
 
 
 def test_the_turn_follows_the_first_player_clockwise_and_turn_one_is_the_deal():
-    dealt = build_position({"zones": {p: ["owl", "heron", "eagle", "sparrow"] for p in range(3)}, "active": 1}, RULES)
+    dealt = build_position({"zones": {p: ["owl", "heron", "eagle", "sparrow"] for p in range(3)}, "active": 1,
+                            "known": {p: [(p, 1), (p, 4)] for p in range(3)}}, RULES)
     assert (dealt["turn"], dealt["first"]) == (1, 1)  # the table the deal leaves: the round's first turn
     check_reachable(dealt, RULES)
     played = _state(discard=["eagle", "sparrow"])
@@ -102,6 +106,16 @@ def test_the_turn_follows_the_first_player_clockwise_and_turn_one_is_the_deal():
     assert _unreachable({**played, "turn": 1}).startswith("turn: is the round's first, but the table is not the one")
     recycled = _state(recycles=1)
     assert recycled["turn"] > len(RULES.cards) - 11  # enough turns, one draw each, to empty the dealt deck
+
+
+def test_at_the_first_turn_each_player_knows_exactly_the_initial_peek_of_their_own_cards():
+    check_reachable(_state(), RULES)
+    assert re.match(r"p1 knows: player 1 knows 1 of their own cards at the round's first turn: the initial peek looks "
+                    r"at exactly 2 .*\(rulebook line 16\)$", _unreachable(_state(known={**PEEKS, 1: [(1, 4)]})))
+    assert _unreachable(_state(known={**PEEKS, 1: [(1, 1), (1, 4), (1, 5)]})).startswith("p1 knows: player 1 knows 3")
+    assert _unreachable(_state(known={**PEEKS, 1: [(0, 3), (1, 4), (1, 5)]})).startswith(
+        "p1 knows: player 1 knows a card of player 0 at the round's first turn")
+    check_reachable(_state(known={**PEEKS, 1: [(0, 3), (1, 4), (1, 5)]}, discard=["white_pelican", "eagle"]), RULES)
 
 
 def test_the_bao_caller_plays_no_other_turn_but_in_the_final_phase():

@@ -16,7 +16,8 @@ from baobei_spec import SPEC_ROOT, default_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 VOCABULARY = default_spec().vocabulary
-SETUP = "setup\n" + "".join(f"  zone p{p}: owl heron eagle sparrow\n" for p in range(3)) + "end\n"
+# a hole in each zone: a table past the round's first turn, where no initial peek must be written
+SETUP = "setup\n" + "".join(f"  zone p{p}: owl heron eagle sparrow _\n" for p in range(3)) + "end\n"
 
 
 def schema(name: str) -> dict:
