@@ -4,7 +4,9 @@
 moment some game gets to, or an engine that keeps, say, the dealt row of slots fails it for a reason no rule
 gives. The scenario compiler calls :func:`check_reachable` on every setup that does not say ``unreachable:``
 (``docs/scenarios.md``); the reference and ``baobei-ref serve`` do not (a test may set up any valid state).
-Each refusal names the field and the rulebook lines (Spanish numbering) of the rule it breaks.
+It checks the slots the deal gives, the scores of the rounds already scored, the turn against the first player
+and the table, the initial peek at the first turn and the BAO caller's turns. Each refusal names the field and
+the rulebook lines (Spanish numbering) of the rule it breaks.
 """
 
 from __future__ import annotations

@@ -22,6 +22,9 @@ script: |
     zone p2: sparrow heron eagle swallow
     deck: toco_toucan hummingbird
     active p0
+    p0 knows p0.1 p0.2
+    p1 knows p1.3 p1.4
+    p2 knows p2.3 p2.4
   end
   p0 draws
   p0 plucks p1.1
