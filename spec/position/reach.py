@@ -100,14 +100,22 @@ def fresh(state: dict[str, Any], rules: PositionRules) -> bool:
 
 def setup_turn(state: dict[str, Any], rules: PositionRules) -> int:
     """The turn a setup is at when it names none (its ``first`` player is the active one): 1 at the table the
-    deal leaves, else the active player's first turn late enough for one draw a turn to have used the cards
-    drawn so far (a turn taking the discard draws none, so a later turn is reachable too)."""
-    if fresh(state, rules):
-        return 1
+    deal leaves (unless a player knows a rival's card), else the active player's first turn late enough for one
+    draw a turn to have used the cards drawn so far (a turn taking the discard draws none, so a later turn is
+    reachable too)."""
+    if fresh(state, rules) and not _rival_known(state):
+        return 1  # a table that only takes of the discard changed also looks dealt, but then all know a card
     players = len(state["players"])
     deck = len(rules.cards) - dealt(state, rules) * players - 1
     drawn = deck + state["recycles"] - 1 if state["recycles"] else deck - len(state["deck"])
     return 1 + players * max(1, -(-drawn // players))
+
+
+def _rival_known(state: dict[str, Any]) -> bool:
+    """Some player knows a card of another's zone (never so at the first turn, 2.2.1)."""
+    seen = state["seen"]
+    return any(viewer != int(owner) for owner, zone in state["zones"].items() for slot in zone if slot is not None
+               for viewer in seen.get(slot["card"], ()))
 
 
 def _turn(t: Table) -> None:

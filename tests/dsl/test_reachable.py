@@ -113,8 +113,12 @@ def test_at_the_first_turn_each_player_knows_exactly_the_initial_peek_of_their_o
     assert re.match(r"p1 knows: player 1 knows 1 of their own cards at the round's first turn: the initial peek looks "
                     r"at exactly 2 .*\(rulebook line 16\)$", _unreachable(_state(known={**PEEKS, 1: [(1, 4)]})))
     assert _unreachable(_state(known={**PEEKS, 1: [(1, 1), (1, 4), (1, 5)]})).startswith("p1 knows: player 1 knows 3")
-    assert _unreachable(_state(known={**PEEKS, 1: [(0, 3), (1, 4), (1, 5)]})).startswith(
-        "p1 knows: player 1 knows a card of player 0 at the round's first turn")
+    # a rival's card known: a later turn (turns that only took the discard leave the table as dealt, line 51)
+    later = _state(known={**PEEKS, 1: [(0, 3), (1, 4), (1, 5)]})
+    assert later["turn"] == 3
+    check_reachable(later, RULES)
+    assert _unreachable({**later, "turn": 1}).startswith("p1 knows: player 1 knows a card of player 0 at the round's "
+                                                         "first turn")
     check_reachable(_state(known={**PEEKS, 1: [(0, 3), (1, 4), (1, 5)]}, discard=["white_pelican", "eagle"]), RULES)
 
 
