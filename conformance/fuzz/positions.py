@@ -50,6 +50,8 @@ def played_position(seed: int, actions: int, players: int, threshold: int | None
     done = 0
     while g.pending.kind != "game_over":
         if done >= actions and g.pending.kind == "turn" and representable(state := g.to_json()):
+            if threshold is not None:  # a game still going has every score below its threshold (5.3.2, line 198)
+                threshold = max(threshold, max(state["scores"].values()) + 1)
             return compiled(setup_text(state, threshold))
         g.apply(choose(g, choices, bao_percent))
         done += 1
