@@ -42,8 +42,9 @@ def test_a_view_misreading_is_marked_with_both_values_though_every_check_passes(
     assert not agrees and "STOPPED" not in out
     first = out.index("  <- DIFFERS: ")
     assert out[:first].rstrip().endswith("setup")  # marked from the first action where a view differs
-    assert 'views.p0.zones.0[0].card: null -> "heron-1"' in out
-    assert "<- DIFFERS: the same 24 compared fields as after line 8" in out  # repeated differences are named once
+    # p0 looked at slots 1 and 2 in the initial peek (line 16): slot 3, unseen, is what the view must not show
+    assert 'views.p0.zones.0[2].card: null -> "sparrow-1"' in out and "zones.0[0]" not in out
+    assert "<- DIFFERS: the same 12 compared fields as after line 8" in out  # repeated differences are named once
     assert "steps where a compared field differs from the reference" in out
 
 
