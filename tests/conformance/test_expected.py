@@ -134,7 +134,7 @@ def test_a_runner_of_the_published_files_catches_what_the_expectations_miss(publ
     wrong = _observed(document["steps"], ReferenceEngine(variants=[BUGS["view_shows_own_cards"][0]]))
     found = [d for e, o in zip(expected, wrong, strict=True) for d in differences(e, o, capabilities)]
     assert found and all(d.startswith("views.p") for d in found)
-    assert 'views.p0.zones.0[0].card: null -> "' in found[0]
+    assert 'views.p0.zones.0[2].card: null -> "' in found[0]  # slots 1 and 2 seen in the initial peek (line 16)
 
 
 def test_a_listing_difference_is_found_as_a_set(published):
@@ -152,13 +152,15 @@ def test_a_scenario_the_reference_fails_is_named_and_nothing_is_written(tmp_path
     folder = tmp_path / "suite"
     folder.mkdir()
     (folder / "wrong.yaml").write_text("id: wrong\ntitle: t\nclauses: ['2.7.1']\nscript: |\n  setup\n"
-                                       "    zone p0: owl\n    zone p1: owl\n  end\n  p0 draws\n"
+                                       "    zone p0: owl heron sparrow eagle swallow\n"
+                                       "    zone p1: owl heron sparrow eagle swallow\n"
+                                       "    p0 knows p0.1 p0.2\n    p1 knows p1.1 p1.2\n  end\n  p0 draws\n"
                                        "  expect pending turn p1\n", encoding="utf-8")
     out = tmp_path / "compiled"
     assert main(["compile", str(folder), "--out", str(out)]) == 0  # it compiles: the steps need no reference
     assert main(["compile", str(folder), "--out", str(out), "--expected"]) == 1
     err = capsys.readouterr().err
-    assert f"{folder / 'wrong.yaml'}:10: the reference under the adopted readings does not go through" in err
+    assert f"{folder / 'wrong.yaml'}:12: the reference under the adopted readings does not go through" in err
     assert "nothing written" in err and "expected" not in _document(out, "wrong")
 
 
