@@ -22,10 +22,12 @@ title: a drawn card discarded is the top of the discard pile
 clauses: ["3.6.1"]
 script: |
   setup
-    zone p0: owl kingfisher owl eagle
-    zone p1: owl swallow hummingbird flamingo
+    zone p0: owl kingfisher owl eagle heron
+    zone p1: owl swallow hummingbird flamingo sparrow
     deck: {card}
     active p0
+    p0 knows p0.1 p0.2
+    p1 knows p1.1 p1.2
   end
   p0 draws
   p0 discards
