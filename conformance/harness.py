@@ -154,6 +154,7 @@ class Worker:
     def __init__(self, run: Run, factory: Callable[[], Any]):
         self.run, self.factory = run, factory
         self.engine: Engine | None = None
+        self.broke = False  # the engine gave an error: the next scenario gets a fresh one
         self.done = threading.Event()
 
     def main(self) -> None:
@@ -168,9 +169,10 @@ class Worker:
             if self.engine is None and not self.start(first):
                 continue
             left = drive(self.scenarios(first), self.engine, self.finished)
-            if left:  # the engine broke (or the run stops): the rest go again, to a fresh engine
+            if left or self.broke:  # the engine broke (or the run stops): the rest go again, to a fresh engine
                 self.run.requeue([(index, self.run.scenarios[index]) for index in left])
                 self.release()
+                self.broke = False
 
     def scenarios(self, first: tuple[int, Scenario]):
         """(index, the scenario's run) for ``first`` and then every scenario the run still has."""
@@ -189,7 +191,8 @@ class Worker:
             return False
         outcome.seconds = seconds
         self.run.finish(index, self.run.scenarios[index], outcome)
-        return outcome.status != "error"
+        self.broke = outcome.status == "error"  # in process nothing else is in flight, so nothing is left over
+        return not self.broke
 
     def start(self, item: tuple[int, Scenario]) -> bool:
         """A fresh engine; False (the scenario an error) when it does not start."""
