@@ -44,8 +44,8 @@ def test_explain_table_prints_the_table_after_every_action_as_the_golden_says(ca
     assert out == golden, "".join(difflib.unified_diff(golden.splitlines(True), out.splitlines(True), "golden", "now"))
     # what the golden holds: a table after the setup and after each of the four actions, nowhere else
     assert out.count("\n    pending  ") == 5
-    assert re.search(r"\n    p1 +EAG12 +FLA11 +\.\.\* +HUM1 +score 0\n", out)  # p2 plucked p1.3: a hole, changed
-    assert re.search(r"\n    p1 +EAG12 +FLA11 +HUM1\* +HUM1 ", out)  # p2 gave its slot 4 into it, unseen
+    assert re.search(r"\n    p1 +EAG12/1 +FLA11/1 +\.\.\* +HUM1 +score 0\n", out)  # p2 plucked p1.3: a hole, changed
+    assert re.search(r"\n    p1 +EAG12/1 +FLA11/1 +HUM1\* +HUM1 ", out)  # p2 gave its slot 4 into it, unseen
     assert "BAO called by p0*   shield armed*   last turns p2*" in out
     for block in out.split("\n\n"):
         if block.startswith("    pending  "):  # the tables fit the width
@@ -122,8 +122,11 @@ def test_explain_with_an_engine_draws_both_tables_and_marks_what_differs(capsys,
 def test_explain_view_draws_what_one_player_sees(capsys, monkeypatch):
     out = explain(capsys, monkeypatch, "scenarios/3-pluck/pluck-offensive-gift-given-unseen.yaml", "--view", "1")
     assert "tables: what p1 sees after every action" in out
-    first = out[out.index(":7  setup"):out.index(":15 ")]
-    assert "??" in first and "OWL5" not in first.split("discard")[0].split("p1")[1]  # p1 knows none of its cards
+    first = out[out.index(":7  setup"):out.index(":18 ")]
+    own = first.split("\n    p1 ", 1)[1].split("\n")[0]
+    # p1 looked at its slots 1 and 2 in the initial peek (line 16) and at nothing else: a rival's cards are backs
+    assert own.split()[:4] == ["OWL5", "SWA3", "??", "??"]
+    assert first.split("\n    p0 ", 1)[1].split("\n")[0].split()[:4] == ["??"] * 4
     assert "viewer" in first
 
 
