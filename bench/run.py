@@ -18,7 +18,8 @@ with a 200 MB line (the harness gives up at its 16 MiB line limit; must stay bel
 mutants / mutants_killed: mutation testing (``tools/mutate.py``): every mutant against the whole suite in
 process; equivalent mutants are left out of both counts and listed in mutants_equivalent; mutants_s its time.
 report_build_s: ``baobei-conform report`` for the full suite with no results file (the reference run in process,
-the exercised-coverage run, every page written) into a temporary folder.
+the exercised-coverage run, every page written) into a temporary folder. report_index_bytes_per_scenario: that
+index's size over its scenario rows (3,786 before the pictures of issue 27; must not grow).
 fuzz_clause_coverage / fuzz_actions_per_s: a default fuzzing run (``baobei-conform fuzz --derandomize --json``, 60 s)
 against ``baobei-ref serve`` over stdio, every per-action check on: the share of the normative clauses the scenario
 suite exercises (cited by the reference's events while it runs) that the reference cites during the run
@@ -222,13 +223,17 @@ def bench_mutants() -> dict:
 
 
 def bench_report() -> dict:
-    """Build the HTML report for the full suite on the reference (no results file) into a temporary folder."""
+    """Build the HTML report for the full suite on the reference (no results file) into a temporary folder; its
+    time, and the index's bytes per scenario row (issue 27: pictures must not grow the index)."""
     from baobei_conform.report import build_report
 
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         build_report(out, [], scenarios_dir=ROOT / "scenarios")
-        return {"report_build_s": round(time.perf_counter() - start, 3)}
+        seconds = time.perf_counter() - start
+        index = (Path(out) / "index.html").read_bytes()
+        rows = index.count(b" data-scenario=")
+        return {"report_build_s": round(seconds, 3), "report_index_bytes_per_scenario": round(len(index) / rows)}
 
 
 FUZZ_MEASURED = """import json, resource, sys
