@@ -78,9 +78,9 @@ def bench_reference(seconds: float) -> dict:
 def bench_scenarios() -> dict:
     """Parse every scenario script (Lark LALR, parser built once), then load and compile every file (an empty
     cache of compiled scenarios each pass: compiled and stored), then load them again (served from the cache)."""
-    from baobei_conform.cache import compiled_cache
     from baobei_conform.dsl.parse import parse_script, parser
-    from baobei_conform.scenario import load_scenario, scenario_files
+    from baobei_conform.suite.cache import compiled_cache
+    from baobei_conform.suite.scenario import load_scenario, scenario_files
     from baobei_spec import default_spec
 
     files = scenario_files([ROOT / "scenarios"])
@@ -127,7 +127,7 @@ def bench_cli() -> dict:
 
 def _kept(engine):
     """The engine with a ``stop`` that does nothing: the harness leaves it running between the timed runs."""
-    from baobei_conform.engine_api import Engine
+    from baobei_conform.engines.api import Engine
 
     class Kept(Engine):
         name, capabilities, info = engine.name, engine.capabilities, engine.info
@@ -140,10 +140,10 @@ def _kept(engine):
 
 def bench_suite() -> dict:
     """The whole scenario suite on the reference: in process, and over the protocol (one worker each)."""
-    from baobei_conform.conform import RunRecord, run_conformance
-    from baobei_conform.engines import engine_factory
-    from baobei_conform.harness import Selection, load_suite
-    from baobei_conform.runner.engine import ReferenceEngine
+    from baobei_conform.engines.reference import ReferenceEngine
+    from baobei_conform.harness.factory import engine_factory
+    from baobei_conform.harness.run import Selection, load_suite
+    from baobei_conform.results.conform import RunRecord, run_conformance
 
     scenarios, _ = load_suite([ROOT / "scenarios"], Selection())
     figures: dict = {}
@@ -190,8 +190,8 @@ sys.stdout.buffer.flush()
 time.sleep(60)
 """
 HOSTILE_RUN = """import resource, sys
-from baobei_conform.engines import engine_factory
-from baobei_conform.harness import Selection, load_suite, run_suite
+from baobei_conform.harness.factory import engine_factory
+from baobei_conform.harness.run import Selection, load_suite, run_suite
 factory, _ = engine_factory(None, [sys.executable, "-c", sys.argv[2]], timeout=60)
 from baobei_conform.runner.run import needs
 scenarios, _ = load_suite([sys.argv[1]], Selection())
@@ -210,7 +210,7 @@ def bench_hostile() -> dict:
 def bench_mutants() -> dict:
     """The scenario suite against every mutant of the reference (docs/mutants.md)."""
     sys.path.insert(0, str(ROOT / "tools"))  # the mutation tool lives in the checkout, not in the package
-    from baobei_conform.harness import Selection, load_suite
+    from baobei_conform.harness.run import Selection, load_suite
     from mutants import MUTANTS
     from mutants.run import run_mutants, summary
 
@@ -237,7 +237,7 @@ def bench_report() -> dict:
 
 
 FUZZ_MEASURED = """import json, resource, sys
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 code = main(sys.argv[2:])
 me, engines = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
 with open(sys.argv[1], "w", encoding="utf-8") as fh:

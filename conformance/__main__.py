@@ -2,6 +2,6 @@
 
 import sys
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 
 sys.exit(main())

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.engines import EngineSpecError, engine_from_text
-from baobei_conform.expectations import ExpectationsError, load_expectations
-from baobei_conform.harness import apply_expectations
+from baobei_conform.harness.factory import EngineSpecError, engine_from_text
+from baobei_conform.harness.run import apply_expectations
 from baobei_conform.runner.explain import LANGS, describe_failure
 from baobei_conform.runner.run import run_scenario
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.expectations import ExpectationsError, load_expectations
+from baobei_conform.suite.scenario import load_scenario
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import default_spec
 

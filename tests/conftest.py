@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CACHES = ("**/__pycache__/**", ".venv*/**", "**/*.egg-info/**", "**/.pytest_cache/**", "**/.hypothesis/**",
           "**/.mypy_cache/**", "**/.ruff_cache/**")
-CACHE = "BAOBEI_CACHE_DIR"  # where compiled scenarios are cached (conformance/cache.py)
+CACHE = "BAOBEI_CACHE_DIR"  # where compiled scenarios are cached (conformance/suite/cache.py)
 CHANGED = pytest.StashKey[list]()
 BEFORE = pytest.StashKey[dict]()
 SAVED_CACHE = pytest.StashKey[str | None]()
@@ -109,6 +109,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 @pytest.fixture(autouse=True)
 def report_in_tmp(tmp_path, monkeypatch):
     """In-process runs of baobei-conform write their default HTML report under tmp_path, not the checkout."""
-    import baobei_conform.cli
+    import baobei_conform.cli.main
 
-    monkeypatch.setattr(baobei_conform.cli, "DEFAULT_REPORT_DIR", str(tmp_path / "baobei-report"))
+    monkeypatch.setattr(baobei_conform.cli.main, "DEFAULT_REPORT_DIR", str(tmp_path / "baobei-report"))

@@ -20,21 +20,21 @@ REFERENCE = "baobei_ref"
 
 # The modules of the judge that run the reference as one engine among others, and why.
 RUNS_THE_REFERENCE = {
-    "baobei_conform.runner.engine": "the in-process adapter: the reference as an engine, actions from the wire",
+    "baobei_conform.engines.reference": "the in-process adapter: the reference as an engine, actions from the wire",
     "baobei_conform.protocol.server": "`baobei-ref serve`: the reference behind the stdio protocol",
     "baobei_conform.fuzz": "differential play: the reference's answer after every action, its legal actions",
-    "baobei_conform.rulings": "measures what each reading of a ruling changes in random play on the reference",
-    "baobei_conform.witness": "plays a witness game on the reference at two readings to find where they part ways",
+    "baobei_conform.cli.rulings": "measures what each reading of a ruling changes in random play on the reference",
+    "baobei_conform.fuzz.witness": "plays a witness game on the reference at two readings to find where they part ways",
     "baobei_conform.contract": "records what the reference shows for every action, to hold it to spec/contract.yaml",
-    "baobei_conform.trace": "`trace`: a seeded reference game action by action, replayed on an engine",
+    "baobei_conform.cli.trace": "`trace`: a seeded reference game action by action, replayed on an engine",
 }
 # Never the reference, not even through another module: what a scenario expects comes from the spec.
-NEVER_THE_REFERENCE = ("baobei_conform.dsl", "baobei_conform.scenario")
+NEVER_THE_REFERENCE = ("baobei_conform.dsl", "baobei_conform.suite.scenario")
 # The mutation tool (tools/mutate.py, tools/mutants/): a development tool of the checkout, never installed. What of
 # the judge it uses to run the suite on each mutant: the loader and the public entry points of the runner.
 MUTATION_TOOL = REPO / "tools" / "mutants"
-MUTATION_TOOL_USES = {"baobei_conform.harness", "baobei_conform.scenario", "baobei_conform.runner.run",
-                      "baobei_conform.runner.engine"}
+MUTATION_TOOL_USES = {"baobei_conform.harness.run", "baobei_conform.suite.scenario", "baobei_conform.runner.run",
+                      "baobei_conform.engines.reference"}
 
 
 @cache
@@ -92,7 +92,7 @@ def imports(module: str) -> dict[str, int]:
 
 
 def node_of(module: str) -> str:
-    """``dsl`` for baobei_conform.dsl.parse, ``harness`` for baobei_conform.harness."""
+    """``dsl`` for baobei_conform.dsl.parse, ``harness`` for baobei_conform.harness.run."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 
@@ -200,9 +200,10 @@ def test_one_run_function_makes_the_results_documents():
                    for n in ast.walk(tree))
 
     judge = [m for m in modules() if m.startswith(JUDGE + ".")]
-    assert [m for m in judge if calls(m, "results_document")] == ["baobei_conform.conform"]
-    assert sorted(m for m in judge if calls(m, "run_suite")) == ["baobei_conform.conform", "baobei_conform.rulings"]
-    for user in ("baobei_conform.cli", "baobei_conform.report.model"):
+    assert [m for m in judge if calls(m, "results_document")] == ["baobei_conform.results.conform"]
+    assert sorted(m for m in judge if calls(m, "run_suite")) == ["baobei_conform.cli.rulings",
+                                                                 "baobei_conform.results.conform"]
+    for user in ("baobei_conform.cli.main", "baobei_conform.report.model"):
         assert calls(user, "run_conformance"), user
     assert "run_conformance" in (REPO / "bench" / "run.py").read_text(encoding="utf-8")
 
@@ -210,9 +211,9 @@ def test_one_run_function_makes_the_results_documents():
 def test_the_walk_finds_a_cycle_and_a_chain():
     """The checks above would pass vacuously if the walk missed imports: it must see these."""
     assert cycles({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}) == [["a", "b", "c"]]
-    assert "baobei_conform.dsl.parse" in imports("baobei_conform.scenario")
-    assert "baobei_conform.dsl" in imports("baobei_conform.scenario")  # the package runs first
-    assert "baobei_ref" in imports("baobei_conform.runner.engine")
+    assert "baobei_conform.dsl.parse" in imports("baobei_conform.suite.scenario")
+    assert "baobei_conform.dsl" in imports("baobei_conform.suite.scenario")  # the package runs first
+    assert "baobei_ref" in imports("baobei_conform.engines.reference")
 
 
 def _absolute_imports(path: Path) -> dict[str, int]:

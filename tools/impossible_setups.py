@@ -186,7 +186,7 @@ def accepted(command: list[str], setups: list[tuple[str, dict]]) -> Counter[str]
 
 
 def _params() -> dict:
-    from baobei_conform.runner.engine import params_to_json
+    from baobei_conform.engines.reference import params_to_json
 
     return params_to_json()
 

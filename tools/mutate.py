@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from baobei_conform.harness import Selection, load_suite
+from baobei_conform.harness.run import Selection, load_suite
 from baobei_spec import default_spec
 from mutants import MUTANTS
 from mutants.coverage import markdown, unbroken

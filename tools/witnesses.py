@@ -1,6 +1,6 @@
 """Regenerate conformance/witnesses.json: a fresh witness search for every switch reading of spec/rulings.yaml.
 
-    python tools/witnesses.py     # about four to five minutes on one core (the budget: conformance/witness.py)
+    python tools/witnesses.py     # about four to five minutes on one core (the budget: conformance/fuzz/witness.py)
 
 ``baobei-conform rulings`` reuses each witness of the file while it still passes under its own reading and fails
 under the other on today's reference, and searches again for the others; run this after a change to the rules
@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import sys
 
-from baobei_conform.harness import Selection, load_suite
+from baobei_conform.files.outputs import write_atomic
+from baobei_conform.fuzz.witness import CACHE, WITNESS_BUDGET, find_witness, key
+from baobei_conform.harness.run import Selection, load_suite
 from baobei_conform.options import default_suite
-from baobei_conform.outputs import write_atomic
-from baobei_conform.witness import CACHE, WITNESS_BUDGET, find_witness, key
 from baobei_spec import default_spec
 
 

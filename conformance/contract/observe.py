@@ -14,11 +14,11 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.policy import choose, example, near_miss
-from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import run_scenario
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_ref import Game, RuleError, action_from_json
 from baobei_ref.playout import CHANCE
 from baobei_spec import default_spec

@@ -5,7 +5,7 @@ Steps (``spec/schemas/steps.schema.json``), each with the script ``line`` it com
 ``shuffle`` (a chance outcome by species, top first), ``reject`` (an action and the error code it
 must get, the state unchanged) and ``expect`` (a check). Steps of an ``under R-05 A`` block carry
 ``"under": ["R-05", "A", ...]``: they run only when the engine follows one of those readings
-(conformance/variants.py).
+(conformance/suite/variants.py).
 """
 
 from __future__ import annotations

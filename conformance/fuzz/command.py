@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from baobei_conform import signals
-from baobei_conform.engine_api import as_engine
-from baobei_conform.engines import engine_factory
+from baobei_conform.engines.api import as_engine
+from baobei_conform.files.outputs import output_problems, print_problems, write_atomic, write_each
 from baobei_conform.fuzz.checklist import FUZZ_SCHEMA, checklist
 from baobei_conform.fuzz.jobs import EngineSpec, JobFailed, search_jobs
 from baobei_conform.fuzz.positions import load_corpus
@@ -23,8 +23,8 @@ from baobei_conform.fuzz.reproduce import Reproducer, reproduce, scenario_text
 from baobei_conform.fuzz.search import DEFAULT_DATABASE, Distinct, SearchResult
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Coverage, Trial
+from baobei_conform.harness.factory import engine_factory
 from baobei_conform.options import default_suite, positive
-from baobei_conform.outputs import output_problems, print_problems, write_atomic, write_each
 from baobei_spec import default_spec
 
 

@@ -88,8 +88,8 @@ def search_jobs(engine, spec: EngineSpec, jobs: int, **options) -> SearchResult:
 def _job(spec: EngineSpec, job: int, options: dict, results) -> None:
     """One spawned job: start the engine, search its rounds, report (a problem as plain data: Found does not
     pickle), stop the engine."""
-    from baobei_conform.engine_api import as_engine
-    from baobei_conform.engines import engine_factory
+    from baobei_conform.engines.api import as_engine
+    from baobei_conform.harness.factory import engine_factory
 
     signals.install()  # as the command: a signal kills the engine at once, the search reports what it has
     engine = None

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from baobei_conform.cache import compiled_cache
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
 from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.dsl_text import representable, setup_text
 from baobei_conform.fuzz.policy import choose
+from baobei_conform.suite.cache import compiled_cache
 from baobei_ref import Game
 
 
@@ -62,7 +62,7 @@ def played_position(seed: int, actions: int, players: int, threshold: int | None
 def load_corpus(paths: tuple[str, ...]) -> tuple[tuple[Start, ...], tuple[ScenarioError, ...]]:
     """The setup position of every scenario under ``paths`` that starts from one (rewritten canonically), and the
     errors of the files that do not load: read as a run and ``lint`` read them (harness.load_suite)."""
-    from baobei_conform.harness import Selection, load_suite
+    from baobei_conform.harness.run import Selection, load_suite
 
     scenarios, broken = load_suite(list(paths), Selection())
     starts = []

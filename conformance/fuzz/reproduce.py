@@ -19,12 +19,12 @@ from pathlib import Path
 
 import yaml
 
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.fuzz import compare
 from baobei_conform.fuzz.dsl_text import action_text
 from baobei_conform.fuzz.trial import Found, Trial
-from baobei_conform.runner.engine import ReferenceEngine
 from baobei_conform.runner.run import run_scenario, run_steps
-from baobei_conform.scenario import Scenario, load_scenario
+from baobei_conform.suite.scenario import Scenario, load_scenario
 from baobei_spec import default_spec
 from baobei_spec.contract import action_key
 

@@ -28,7 +28,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import FlakyFailure
 from hypothesis.internal.conjecture import engine as conjecture
 
-from baobei_conform.collection import fewer_collections
+from baobei_conform.fuzz.collection import fewer_collections
 from baobei_conform.fuzz.positions import Start, corpus
 from baobei_conform.fuzz.trial import Coverage, Found, Trial
 

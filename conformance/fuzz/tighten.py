@@ -8,11 +8,11 @@ actions of the failing turn.
 
 from __future__ import annotations
 
+from baobei_conform.engines.reference import params_with
 from baobei_conform.fuzz.compare import Problem
 from baobei_conform.fuzz.dsl_text import representable, setup_text
 from baobei_conform.fuzz.positions import compiled
 from baobei_conform.fuzz.trial import Found, Trial
-from baobei_conform.runner.engine import params_with
 from baobei_ref import Game
 from baobei_ref.actions import Shuffle
 

@@ -13,8 +13,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from baobei_conform.commands import COMMANDS
-from baobei_conform.engine_api import EngineProblem, ProtocolError, as_engine
+from baobei_conform.engines.api import EngineProblem, ProtocolError, as_engine
+from baobei_conform.engines.commands import COMMANDS
+from baobei_conform.engines.reference import params_with
 from baobei_conform.fuzz import compare
 from baobei_conform.fuzz.choices import Choices
 from baobei_conform.fuzz.dsl_text import action_text
@@ -23,7 +24,6 @@ from baobei_conform.fuzz.positions import Start, played_position
 from baobei_conform.runner import agreement
 from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.driver import Run, checked, drive_all
-from baobei_conform.runner.engine import params_with
 from baobei_conform.runner.run import StepFailed, resolve_shuffle
 from baobei_ref import Game, RuleError, action_from_json
 from baobei_ref.actions import Action, ChooseFirstPlayer, Shuffle

@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 import time
 
-from baobei_conform.commands import COMMANDS, request
-from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and docs import them from here
+from baobei_conform.engines.api import (  # noqa: F401 - re-exported: engines and docs import them from here
     Call,
     Engine,
     EngineCrashed,
@@ -23,11 +22,12 @@ from baobei_conform.engine_api import (  # noqa: F401 - re-exported: engines and
     ProtocolError,
     Unsupported,
 )
+from baobei_conform.engines.commands import COMMANDS, request
+from baobei_conform.engines.sanitize import MAX_TEXT, clean, clean_tail, clean_value
+from baobei_conform.engines.wire import Unbounded, decode, encode, plain
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.process import EngineProcess, stdio_env  # noqa: F401 - stdio_env: public
-from baobei_conform.sanitize import MAX_TEXT, clean, clean_tail, clean_value
-from baobei_conform.variants import reading_problems
-from baobei_conform.wire import Unbounded, decode, encode, plain
+from baobei_conform.suite.variants import reading_problems
 
 MAX_LINE = 16 * 1024 * 1024  # bytes of one reply line; beyond, the reply is a protocol error
 COMPACT_AT = 1 << 20  # bytes already consumed at the front of the read buffer before it is compacted
@@ -79,7 +79,7 @@ class StdioEngine(Engine):
         try:
             reply = self.request(request(("hello", PROTOCOL_VERSION, self.params)))
             self.info, self.capabilities = _hello(reply)
-            self.readings = reply.get("readings") or {}  # rulings read otherwise (conformance/variants.py)
+            self.readings = reply.get("readings") or {}  # rulings read otherwise (conformance/suite/variants.py)
             bad = reading_problems(self.readings)
             if bad:
                 raise ProtocolError(clean(f"the hello reply declares bad readings: {'; '.join(bad)}"), raw=_dump(reply))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from baobei_conform.commands import COMMANDS
+from baobei_conform.engines.commands import COMMANDS
 from baobei_spec import default_spec
 from baobei_spec.model import OVERRIDABLE
 

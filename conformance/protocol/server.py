@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from baobei_conform import signals
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
+from baobei_conform.engines.wire import Unbounded, decode, encode
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.requests import BadRequest, check_handshake, check_overrides, check_request
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
-from baobei_conform.wire import Unbounded, decode, encode
 from baobei_ref import RuleError
 
 NEEDS_GAME = ("apply", "state", "view", "legal_actions")  # answered only once setup or new_game started a game

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
+from baobei_conform.engines.sanitize import clean
 from baobei_conform.protocol import PROTOCOL_VERSION
-from baobei_conform.sanitize import clean
 
 SCHEMA = "baobei-protocol/1"
 

@@ -7,7 +7,7 @@ import json
 import jsonschema
 from referencing import Registry, Resource
 
-from baobei_conform.commands import COMMANDS
+from baobei_conform.engines.commands import COMMANDS
 from baobei_conform.protocol.client import ProtocolError
 from baobei_spec import SPEC_ROOT
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import orjson
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 
-from baobei_conform.cache import cache_dir
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.outputs import replace_dir
+from baobei_conform.files.outputs import replace_dir
+from baobei_conform.fuzz.witness import tables
 from baobei_conform.report.fuzz import FuzzRun, fuzz_rows, load_fuzz, write_reproducers
 from baobei_conform.report.model import (
     ALL_STATUSES,
@@ -30,10 +30,10 @@ from baobei_conform.report.model import (
     pct,
 )
 from baobei_conform.report.positions import FAILED, failure_pair, positions
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.cache import cache_dir
+from baobei_conform.suite.scenario import load_scenario
 from baobei_conform.table import Faces
 from baobei_conform.table.picture import Painter, legend
-from baobei_conform.witness import tables
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"

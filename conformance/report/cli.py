@@ -7,8 +7,8 @@ import argparse
 import sys
 import time
 
+from baobei_conform.files.outputs import output_problems, print_problems, unwritten
 from baobei_conform.options import default_suite
-from baobei_conform.outputs import output_problems, print_problems, unwritten
 from baobei_conform.report.build import build_report
 from baobei_conform.report.model import ReportError, load_document
 

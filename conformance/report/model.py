@@ -19,17 +19,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from baobei_conform.conform import RunRecord, run_conformance
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.inputs import InputError, checked, load_json
-from baobei_conform.merge import MergeError, merge_shards
-from baobei_conform.results import STATUSES, agreement, incomplete, part
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.engines.sanitize import clean_value
+from baobei_conform.files.inputs import InputError, checked, load_json
+from baobei_conform.results.conform import RunRecord, run_conformance
+from baobei_conform.results.document import STATUSES, agreement, incomplete, part
+from baobei_conform.results.merge import MergeError, merge_shards
 from baobei_conform.runner.run import StepFailed
 from baobei_conform.runner.walk import Walked, walk
-from baobei_conform.sanitize import clean_value
-from baobei_conform.scenario import Scenario, load_scenario, scenario_files
-from baobei_conform.suite import suite_tag
+from baobei_conform.suite.identity import suite_tag
+from baobei_conform.suite.scenario import Scenario, load_scenario, scenario_files
 from baobei_spec import Clause, Spec, default_spec
 from baobei_spec.summary import part_of
 
@@ -90,7 +90,7 @@ class EngineRun:
     by_part: dict[str, Counter]
     incomplete: str = ""  # "interrupted: 2 of 8 scenarios ran" when the run did not finish
     readings: dict[str, str] = field(default_factory=dict)  # declared in hello: ruling id -> reading id
-    suite: dict = field(default_factory=dict)  # what the run judged by (suite.py): version and digests
+    suite: dict = field(default_factory=dict)  # what the run judged by (suite/identity.py): version and digests
     agreement: str = "not recorded"  # results.agreement: on, off (rules only), not recorded
 
     @property

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from baobei_conform.runner.explain import event_text
 from baobei_conform.runner.walk import Walked
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_conform.table import DIFFERS, Faces, compare, layout
 from baobei_conform.table.picture import Painter
 from baobei_conform.table.steps import StepTables

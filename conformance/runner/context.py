@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.run import Outcome, run_steps
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 
 DIFF_LIMIT = 12  # differing fields shown at most; the rest are counted
 

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterable
 from typing import Any, NamedTuple, TypeVar
 
-from baobei_conform.engine_api import Call, Engine, EngineProblem
+from baobei_conform.engines.api import Call, Engine, EngineProblem
 
 T = TypeVar("T")
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from baobei_conform.engines.reference import Engine, ReferenceEngine
 from baobei_conform.runner.context import DIFF_LIMIT, engine_diff, reference_context
-from baobei_conform.runner.engine import Engine, ReferenceEngine
 from baobei_conform.runner.observed import compared_fields, differences, informational_differences
 from baobei_conform.runner.run import Outcome
 from baobei_conform.runner.walk import Walked, observe, walk
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
+from baobei_conform.suite.variants import engine_readings
 from baobei_conform.table import DIFFERS, Faces, compare, text
 from baobei_conform.table.steps import StepTables
 from baobei_conform.table.text import Screen
-from baobei_conform.variants import engine_readings
 from baobei_spec import Spec
 
 

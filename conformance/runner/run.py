@@ -6,13 +6,13 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from baobei_conform.engine_api import Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
+from baobei_conform.engines.api import Engine, EngineCrashed, EngineProblem, EngineTimeout, Unsupported
 from baobei_conform.runner import agreement
 from baobei_conform.runner.checks import call_for, capability_for, judge
 from baobei_conform.runner.diff import diff
 from baobei_conform.runner.driver import Batch, Run, run_one
-from baobei_conform.scenario import Scenario
-from baobei_conform.variants import engine_readings, steps_for
+from baobei_conform.suite.scenario import Scenario
+from baobei_conform.suite.variants import engine_readings, steps_for
 
 SHOWN_CHANGES = 12  # changed fields a failed reject step lists
 
@@ -70,7 +70,8 @@ def resolve_shuffle(order: list[str], state: dict) -> list[str]:
 
 def run_steps(steps: list[dict], engine: Engine, trace=None) -> list[dict]:
     """Execute steps on ``engine`` (``steps_run`` driven alone); raise StepFailed (with ``.line``) at the first one
-    that does not hold. Steps ``under`` a reading run only when the engine follows it (conformance/variants.py)."""
+    that does not hold. Steps ``under`` a reading run only when the engine follows it
+    (conformance/suite/variants.py)."""
     return run_one(steps_run(steps_for(steps, engine_readings(engine)), trace), engine)
 
 
@@ -339,7 +340,7 @@ def problem_outcome(scenario: Scenario, exc: EngineProblem) -> Outcome:
 
 def reference_for(engine: Engine) -> Engine:
     """The reference in process, switched to the engine's declared readings and handshake parameters."""
-    from baobei_conform.runner.engine import ReferenceEngine
+    from baobei_conform.engines.reference import ReferenceEngine
 
     reference = ReferenceEngine(engine_readings(engine))
     params = getattr(engine, "params", None)  # a process's handshake parameters (JSON)

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from baobei_conform.engine_api import Engine
+from baobei_conform.engines.api import Engine
 from baobei_conform.runner.checks import call_for
 from baobei_conform.runner.run import ACTIONS, groups, run_steps
-from baobei_conform.variants import engine_readings, steps_for
+from baobei_conform.suite.variants import engine_readings, steps_for
 
 
 @dataclass

@@ -24,8 +24,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.protocol.server import serve
-from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import Game, zones
 from baobei_ref.actions import Action, CallBao, Draw, Keep, TakeDiscard
 from baobei_ref.agenda import Power, RoundStart, ShieldCheck, Window

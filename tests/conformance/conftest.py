@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.harness import Selection, load_suite
-from baobei_conform.rulings import BUDGET, impact
+from baobei_conform.cli.rulings import BUDGET, impact
+from baobei_conform.harness.run import Selection, load_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 

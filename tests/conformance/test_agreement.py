@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.conform import RunRecord, run_conformance
-from baobei_conform.engine_api import InProcess
-from baobei_conform.harness import Selection, load_suite, run_suite
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.api import InProcess
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.harness.run import Selection, load_suite, run_suite
+from baobei_conform.results.conform import RunRecord, run_conformance
 from baobei_scenarios import SUITE_ROOT
 
 ENGINE = Path(__file__).resolve().parents[2] / "examples" / "wrong_engine" / "engine.py"

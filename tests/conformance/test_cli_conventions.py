@@ -17,10 +17,10 @@ import pytest
 from test_harness import ENGINES, SCENARIOS, TABLE, conform, write_scenarios
 
 import baobei_conform
-import baobei_conform.cli as cli
-import baobei_conform.conform
-import baobei_conform.harness
-from baobei_conform.cli import main
+import baobei_conform.cli.main as cli
+import baobei_conform.harness.run
+import baobei_conform.results.conform
+from baobei_conform.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 WRONG = [sys.executable, str(ROOT / "examples" / "wrong_engine" / "engine.py")]
@@ -36,7 +36,7 @@ def never_runs(monkeypatch):
     """Fails the test if the suite starts: the problem had to be found before."""
     def refuse(*args, **kwargs):
         raise AssertionError("the suite ran")
-    monkeypatch.setattr(baobei_conform.conform, "run_conformance", refuse)  # cli imports it as a run starts
+    monkeypatch.setattr(baobei_conform.results.conform, "run_conformance", refuse)  # cli imports it as a run starts
 
 
 # --- exit codes ---
@@ -139,7 +139,8 @@ def test_report_and_merge_outputs_are_checked_too(tmp_path, capsys):
 def test_checking_a_new_output_file_leaves_nothing_behind(tmp_path, passing, monkeypatch):
     """The writability check itself leaves no file: interrupted right after it, before any result exists."""
     out = tmp_path / "r.json"
-    monkeypatch.setattr(baobei_conform.harness, "load_suite", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    monkeypatch.setattr(baobei_conform.harness.run, "load_suite",
+                        lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     assert main(["--scenarios", str(passing), "--json", str(out), "--no-report"]) == 130
     assert not out.exists()
 

@@ -1,4 +1,4 @@
-"""The protocol's commands are one table (conformance/commands.py): the schema, the docs, the client, the
+"""The protocol's commands are one table (conformance/engines/commands.py): the schema, the docs, the client, the
 server and the engine interface are each held to it."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.commands import CALLS, CAPABILITIES, COMMANDS, request
+from baobei_conform.cli.smoke import DRAW, TABLE
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.engine_api import Engine
+from baobei_conform.engines.api import Engine
+from baobei_conform.engines.commands import CALLS, CAPABILITIES, COMMANDS, request
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.protocol import PROTOCOL_VERSION, requests
 from baobei_conform.protocol.server import HANDLERS, Log, handle
 from baobei_conform.protocol.validate import MessageValidator
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
-from baobei_conform.smoke import DRAW, TABLE
 from baobei_spec import SPEC_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,10 +7,10 @@ import json
 import jsonschema
 from referencing import Registry, Resource
 
-from baobei_conform.conform import RunRecord, run_conformance
-from baobei_conform.harness import Selection, load_suite
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.harness.run import Selection, load_suite
 from baobei_conform.report.model import run_reference
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.results.conform import RunRecord, run_conformance
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import SPEC_ROOT
 

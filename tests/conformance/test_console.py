@@ -9,11 +9,11 @@ import io
 import pytest
 from test_harness import SCENARIOS, write_scenarios
 
-from baobei_conform.console import Console
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.results import results_document
+from baobei_conform.results.console import Console
+from baobei_conform.results.document import results_document
 from baobei_conform.runner.run import Outcome
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.scenario import load_scenario
 from baobei_spec import default_spec
 
 ENGINE = {"name": "my-engine", "version": "2.1", "language": "rust", "command": "./my_engine",

@@ -8,7 +8,7 @@ import pytest
 import baobei_ref.game as game_module
 from baobei_conform.contract.judge import judge
 from baobei_conform.contract.observe import GAMES, observe_game, observe_games, observe_suite
-from baobei_conform.harness import Selection, load_suite
+from baobei_conform.harness.run import Selection, load_suite
 from baobei_conform.options import default_suite
 from baobei_ref import canonical, pluck
 from baobei_ref.actions import CloseWindow
@@ -52,8 +52,8 @@ def test_every_situation_and_refusal_row_is_produced(verdict):
 def test_an_action_of_another_shape_is_malformed_before_any_rule(action):
     """Protocol 2.1: the shape first (row 1), whatever the decision (here a turn, and a game over). The comments
     say what 2.0 answered at the decision the action answers."""
+    from baobei_conform.engines.reference import ReferenceEngine
     from baobei_conform.protocol.server import handle
-    from baobei_conform.runner.engine import ReferenceEngine
     from baobei_ref.setup import position
     from baobei_spec.contract import refusal_code
 

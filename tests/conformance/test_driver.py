@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.engine_api import Call, Engine
-from baobei_conform.engines import engine_factory
-from baobei_conform.harness import Selection, load_suite, run_suite
+from baobei_conform.engines.api import Call, Engine
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
+from baobei_conform.harness.factory import engine_factory
+from baobei_conform.harness.run import Selection, load_suite, run_suite
 from baobei_conform.protocol.client import StdioEngine
 from baobei_conform.protocol.transcript import Transcript
 from baobei_conform.runner import driver
 from baobei_conform.runner.driver import Batch, checked, drive, drive_all
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
 from baobei_conform.runner.run import run_steps, segments
 from baobei_scenarios import SUITE_ROOT
 

@@ -13,12 +13,12 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from baobei_conform.cli import main
-from baobei_conform.expected import OBSERVED, comparison
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.cli.expected import OBSERVED, comparison
+from baobei_conform.cli.main import main
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.observed import differences
 from baobei_conform.runner.walk import observe
-from baobei_conform.scenario import scenario_files
+from baobei_conform.suite.scenario import scenario_files
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import SPEC_ROOT, default_spec
 

@@ -7,9 +7,9 @@ import io
 import sys
 from pathlib import Path
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.explain import side_by_side
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.scenario import load_scenario
 from baobei_spec import default_spec
 
 ROOT = Path(__file__).resolve().parents[2]

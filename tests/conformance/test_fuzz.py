@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.engines import engine_factory
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.files.inputs import checked
 from baobei_conform.fuzz import reproduce, search
 from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.compare import conservation
@@ -22,9 +23,8 @@ from baobei_conform.fuzz.policy import choose
 from baobei_conform.fuzz.positions import compiled
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Trial, names_empty_slot
-from baobei_conform.inputs import checked
+from baobei_conform.harness.factory import engine_factory
 from baobei_conform.runner.diff import first_difference
-from baobei_conform.runner.engine import ReferenceEngine
 from baobei_ref import Game
 from baobei_ref.actions import CloseWindow, Discard
 from baobei_ref.playout import choose as uniform_choice

@@ -7,9 +7,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-from baobei_conform.cli import main
-from baobei_conform.engines import engine_factory
+from baobei_conform.cli.main import main
 from baobei_conform.fuzz.jobs import EngineSpec, search_jobs
+from baobei_conform.harness.factory import engine_factory
 
 ROOT = Path(__file__).resolve().parents[2]
 WRONG = ROOT / "examples" / "wrong_engine" / "engine.py"

@@ -24,10 +24,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-import baobei_conform.conform as run_module
-from baobei_conform.cli import main
-from baobei_conform.harness import Selection, load_suite, run_suite
-from baobei_conform.runner.engine import ReferenceEngine
+import baobei_conform.results.conform as run_module
+from baobei_conform.cli.main import main
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.harness.run import Selection, load_suite, run_suite
 from baobei_spec import SPEC_ROOT
 
 ENGINES = Path(__file__).parent / "engines"
@@ -394,16 +394,16 @@ def test_engine_folder_with_manifest(tmp_path, passing, as_string):
 
 
 def test_python_factory_engine(tmp_path, passing):
-    code, doc = conform(tmp_path, passing, engine="python:baobei_conform.runner.engine:ReferenceEngine")
+    code, doc = conform(tmp_path, passing, engine="python:baobei_conform.engines.reference:ReferenceEngine")
     assert code == 0 and doc["summary"]["passed"] == 3
-    assert doc["engine"]["command"] == "python:baobei_conform.runner.engine:ReferenceEngine"
+    assert doc["engine"]["command"] == "python:baobei_conform.engines.reference:ReferenceEngine"
 
 
 @pytest.mark.parametrize(("target", "complaint"), [
     ("no-such-engine", "not 'reference', python:module:factory, an executable"),
-    ("python:baobei_conform.runner.engine", "expected python:module:factory"),
+    ("python:baobei_conform.engines.reference", "expected python:module:factory"),
     ("python:no_such_module_xyz:make", "expected python:module:factory"),
-    ("python:baobei_conform.runner.engine:NoSuchFactory", "expected python:module:factory"),
+    ("python:baobei_conform.engines.reference:NoSuchFactory", "expected python:module:factory"),
     ("{dir}", "a manifest is JSON with a 'command' list"),
     ("{file}", "not 'reference', python:module:factory, an executable"),
 ])
@@ -525,11 +525,11 @@ def test_ctrl_c_in_the_cli_writes_an_incomplete_document(tmp_path, mixed, monkey
 
 
 def test_the_default_run_writes_the_report_and_says_where(tmp_path, passing, capsys):
-    import baobei_conform.cli
+    import baobei_conform.cli.main
 
     assert main(["-q", "--scenarios", str(passing)]) == 0
     index = tmp_path / "baobei-report" / "index.html"
-    assert baobei_conform.cli.DEFAULT_REPORT_DIR == str(tmp_path / "baobei-report")
+    assert baobei_conform.cli.main.DEFAULT_REPORT_DIR == str(tmp_path / "baobei-report")
     assert f"report: {index}" in capsys.readouterr().out
     assert index.is_file() and "scenario" in index.read_text(encoding="utf-8")
     assert main(["-q", "--no-report", "--scenarios", str(passing), "--report", str(tmp_path / "other")]) == 0

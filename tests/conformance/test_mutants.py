@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.harness import Selection, load_suite
-from baobei_conform.inputs import checked
+from baobei_conform.files.inputs import checked
+from baobei_conform.harness.run import Selection, load_suite
 from baobei_ref import Game, cards, game, zones
 from baobei_ref.agenda import Window
 from baobei_ref.playout import random_play

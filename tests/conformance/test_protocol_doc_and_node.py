@@ -20,15 +20,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from baobei_conform.cli import main as conform_main
-from baobei_conform.commands import COMMANDS
-from baobei_conform.expectations import load_expectations
+from baobei_conform.cli.main import main as conform_main
+from baobei_conform.engines.commands import COMMANDS
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.client import ProtocolError, StdioEngine, Unsupported
 from baobei_conform.protocol.server import handle, serve
 from baobei_conform.protocol.validate import MessageValidator
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.expectations import load_expectations
+from baobei_conform.suite.scenario import load_scenario
 from baobei_ref.actions import ACTIONS, action_from_json
 from baobei_ref.setup import position
 from baobei_spec import SPEC_ROOT, default_spec

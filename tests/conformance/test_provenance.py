@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.cli import main
-from baobei_conform.merge import MergeError, merge
-from baobei_conform.results import agreement, render_summary
-from baobei_conform.suite import SPEC_CAP, content_digest, suite_tag
+from baobei_conform.cli.main import main
+from baobei_conform.results.document import agreement, render_summary
+from baobei_conform.results.merge import MergeError, merge
+from baobei_conform.suite.identity import SPEC_CAP, content_digest, suite_tag
 from baobei_spec import SPEC_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
+from baobei_conform.cli.rulings import BUDGET, impact, random_play
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.harness import Selection, load_suite, run_suite
-from baobei_conform.inputs import checked
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
+from baobei_conform.files.inputs import checked
+from baobei_conform.harness.run import Selection, load_suite, run_suite
 from baobei_conform.protocol.client import ProtocolError, StdioEngine
-from baobei_conform.rulings import BUDGET, impact, random_play
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.scenario import load_scenario
 from baobei_ref.readings import SWITCHES
 from baobei_spec import default_spec
 

@@ -12,7 +12,7 @@ import pytest
 from test_cli_conventions import WINDOW, WRONG
 from test_harness import ENGINES, SCENARIOS, conform, write_scenarios
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_spec import SPEC_ROOT
 
@@ -181,5 +181,5 @@ def test_a_transcript_in_a_missing_folder_is_written_there(tmp_path, capsys):
 def test_a_python_engine_has_no_messages_to_trace(tmp_path, capsys):
     path = tmp_path / "run.ndjson"
     code, _, err = run(capsys, "--trace-protocol", str(path), "-k", SCENARIO, "--no-report",
-                       "python:baobei_conform.runner.engine:ReferenceEngine")
+                       "python:baobei_conform.engines.reference:ReferenceEngine")
     assert code == 2 and "in process" in err

@@ -1,4 +1,4 @@
-"""Witness games (conformance/witness.py): for each switch reading a scenario that passes under its own reading and
+"""Witness games (conformance/fuzz/witness.py): for each switch reading a scenario that passes under its own reading and
 fails under the other, in `baobei-conform rulings`, its JSON, its terminal review, and the review packet."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from baobei_conform.cli import main
-from baobei_conform.rulings import BUDGET, render
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.cli.main import main
+from baobei_conform.cli.rulings import BUDGET, render
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.fuzz.witness import find_witness, key, load_text, read_cache, still_holds
 from baobei_conform.runner.run import run_scenario
-from baobei_conform.witness import find_witness, key, load_text, read_cache, still_holds
 from baobei_spec import default_spec
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.run import run_scenario, run_steps
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.suite.scenario import load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "examples" / "wrong_engine" / "engine.py"
@@ -85,7 +85,7 @@ def test_every_bug_has_a_touch_rule_and_clauses():
 def test_the_suite_catches_the_misreading(bug, tmp_path, reference_events):
     results = tmp_path / "results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "baobei_conform.cli", "-q", "--no-report", "-j", "2", "--timeout", "20",
+        [sys.executable, "-m", "baobei_conform.cli.main", "-q", "--no-report", "-j", "2", "--timeout", "20",
          "--json", str(results), "--", sys.executable, str(ENGINE), "--bug", bug],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
@@ -101,7 +101,7 @@ def test_the_suite_catches_the_misreading(bug, tmp_path, reference_events):
 def test_the_wrong_engine_without_bugs_passes_everything(tmp_path):
     results = tmp_path / "results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "baobei_conform.cli", "-q", "--no-report", "-j", "2", "--json", str(results),
+        [sys.executable, "-m", "baobei_conform.cli.main", "-q", "--no-report", "-j", "2", "--json", str(results),
          "--", sys.executable, str(ENGINE)], cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
@@ -177,7 +177,7 @@ def test_a_representation_misreading_changes_only_what_it_says_and_reads_itself_
 
 def _agreement() -> bool:
     """Whether the scenario runs compare every step with the reference (``--rules-only`` turns that off)."""
-    run = subprocess.run([sys.executable, "-m", "baobei_conform.cli", "--help"], cwd=ROOT, capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "baobei_conform.cli.main", "--help"], cwd=ROOT, capture_output=True,
                          text=True, timeout=120)
     return "--rules-only" in run.stdout
 
@@ -191,7 +191,7 @@ def test_with_agreement_the_suite_alone_fails_a_scenario_for_every_misreading(bu
                     "--rules-only option (agreement, issue 22 item 1)")
     results = tmp_path / "results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "baobei_conform.cli", "-q", "--no-report", "-j", "2", "--timeout", "20",
+        [sys.executable, "-m", "baobei_conform.cli.main", "-q", "--no-report", "-j", "2", "--timeout", "20",
          "--json", str(results), "--", sys.executable, str(ENGINE), "--bug", bug],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )

@@ -1,4 +1,4 @@
-"""The cache of compiled scenarios (conformance/cache.py): never stale, never trusted when corrupt, safe under
+"""The cache of compiled scenarios (conformance/suite/cache.py): never stale, never trusted when corrupt, safe under
 concurrent writers, and a run that cannot use it works uncached. Every test points the cache at its tmp_path."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from baobei_conform import cache
-from baobei_conform.cache import CompiledCache, compiled_cache
-from baobei_conform.cli import main
-from baobei_conform.scenario import _compile, _entry, load_scenario, scenario_files
+from baobei_conform.cli.main import main
+from baobei_conform.suite import cache
+from baobei_conform.suite.cache import CompiledCache, compiled_cache
+from baobei_conform.suite.scenario import _compile, _entry, load_scenario, scenario_files
 from baobei_spec import default_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +63,7 @@ def test_a_scenario_is_compiled_once_then_served_from_the_cache(in_tmp, tmp_path
     path = write(tmp_path)
     first = load_scenario(path)
     assert len(entries(in_tmp)) == 1
-    monkeypatch.setattr("baobei_conform.scenario._compile", lambda *a: pytest.fail("compiled again"))
+    monkeypatch.setattr("baobei_conform.suite.scenario._compile", lambda *a: pytest.fail("compiled again"))
     again = load_scenario(path)
     assert again == first and again.steps == first.steps and again.deck_named == first.deck_named
 
@@ -86,7 +86,8 @@ def test_the_key_covers_the_compiler_the_file_name_and_the_bytes(monkeypatch):
     assert store.key("a.yaml", b"x") != key
     named = {name for name, _ in cache.compiler_files()}
     for part in ("conformance/dsl/grammar.lark", "conformance/dsl/parse.py", "conformance/dsl/compile.py",
-                 "conformance/scenario.py", "spec/clauses/part3.yaml", "spec/position/build.py", "lark/__init__.py"):
+                 "conformance/suite/scenario.py", "spec/clauses/part3.yaml", "spec/position/build.py",
+                 "lark/__init__.py"):
         assert part in named, part
 
 

@@ -9,14 +9,14 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.dsl.ast import Act, Check, Expect, NewGame, Reject, Setup, ShuffleSpecies
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.explain import describe_failure
 from baobei_conform.runner.run import run_scenario
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.suite.scenario import load_scenario, scenario_files
 from baobei_ref import actions as A
 from baobei_ref.powers import add_to_rival, blind_swap, double_replace, peek, peek_two_swap, show
 from baobei_spec import SPEC_ROOT, load_spec

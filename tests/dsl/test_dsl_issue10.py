@@ -10,9 +10,9 @@ import pytest
 from baobei_conform.dsl.ast import Check
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.run import StepFailed, run_scenario, run_steps
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.scenario import load_scenario
 
 SETUP = """\
 setup

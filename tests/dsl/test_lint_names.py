@@ -7,10 +7,10 @@ import textwrap
 
 import pytest
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.harness import Selection, load_suite
+from baobei_conform.harness.run import Selection, load_suite
 
 # a hole in each zone: a table past the round's first turn, where no initial peek must be written
 THREE = "setup\n" + "".join(f"  zone p{p}: owl heron eagle sparrow _\n" for p in range(3)) + "end\n"

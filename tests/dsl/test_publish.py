@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 from referencing import Registry, Resource
 
-from baobei_conform.cli import main
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.cli.main import main
+from baobei_conform.suite.scenario import load_scenario, scenario_files
 from baobei_scenarios import SUITE_ROOT
 from baobei_spec import SPEC_ROOT
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.scenario import load_scenario
 from baobei_spec import default_spec
 from baobei_spec.position import PositionRules, Unreachable, build_position, check_reachable
 

@@ -9,7 +9,7 @@ from baobei_conform.dsl.ast import Setup, Under
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.suite.scenario import load_scenario, scenario_files
 from baobei_ref import Game
 from baobei_ref.agenda import TurnStart
 from baobei_ref.errors import RuleError

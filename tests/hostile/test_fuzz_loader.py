@@ -11,11 +11,11 @@ import random
 import re
 from pathlib import Path
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.harness import Selection, load_suite, run_suite
-from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.scenario import load_scenario
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.harness.run import Selection, load_suite, run_suite
+from baobei_conform.suite.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = 10_000

@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.protocol.server import Log, _answer
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.suite.scenario import load_scenario, scenario_files
 from baobei_ref import Game
 from baobei_ref.playout import choose
 

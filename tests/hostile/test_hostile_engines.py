@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.cli import main
-from baobei_conform.engines import engine_factory
+from baobei_conform.cli.main import main
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.harness.factory import engine_factory
 from baobei_conform.protocol import process
-from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.scenario import load_scenario
+from baobei_conform.suite.scenario import load_scenario
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "engines" / "hostile.py"
@@ -271,7 +271,7 @@ def test_in_process_engines_use_the_same_interface(tmp_path):
                 raise RuntimeError("broken on purpose")
             return super().apply(action)
 
-    from baobei_conform.harness import Selection, load_suite, run_suite
+    from baobei_conform.harness.run import Selection, load_suite, run_suite
 
     suite, _ = load_suite([scenarios(tmp_path / "s", 3)], Selection())
     outcomes, complete = run_suite(suite, Flaky)

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.server import Lines, Log, handle
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
 from baobei_ref import Game, RuleError
 
 ROOT = Path(__file__).resolve().parents[2]

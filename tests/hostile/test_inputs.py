@@ -3,7 +3,7 @@ FIFOs and endless devices in a scenarios folder, a huge player count, nesting th
 
 Every command runs in a fresh process with a timeout (a hang fails the test, it does not hang the suite) and
 must end with its documented exit code, one clear error naming the file (and the JSON path, or line:col for
-YAML), and no traceback. Read through conformance/inputs.py, validated by spec/schemas/.
+YAML), and no traceback. Read through conformance/files/inputs.py, validated by spec/schemas/.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN = ROOT / "scenarios" / "2-turn"
@@ -27,7 +27,7 @@ SCENARIO = TURN / "turn-new-game-refuses-player-counts-outside-two-to-six.yaml"
 # Many commands, one process: each one's exit code and output, a traceback caught and shown (then the test fails).
 RUNNER = """
 import contextlib, io, json, sys, traceback
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 for argv in json.loads(sys.argv[1]):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -328,8 +328,8 @@ def test_an_oversized_file_is_refused_naming_the_cap(tmp_path):
 
 
 def test_at_most_cap_plus_one_bytes_are_read_whatever_the_size(tmp_path, monkeypatch):
-    from baobei_conform import inputs
-    from baobei_conform.inputs import InputError, read_bytes
+    from baobei_conform.files import inputs
+    from baobei_conform.files.inputs import InputError, read_bytes
 
     path = tmp_path / "grows.yaml"
     path.write_bytes(b"x" * (8 << 20))

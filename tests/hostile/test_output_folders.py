@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from test_hostile_engines import scenarios
 
-from baobei_conform.outputs import MARKER
+from baobei_conform.files.outputs import MARKER
 
 TIMEOUT = 120  # seconds for any one command: a refusal takes about one, a small run a few
 

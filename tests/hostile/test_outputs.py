@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from test_hostile_engines import hostile, scenarios
 
-from baobei_conform import outputs
-from baobei_conform.cli import main
-from baobei_conform.outputs import ResultStream, replace_dir, write_atomic
+from baobei_conform.cli.main import main
+from baobei_conform.files import outputs
+from baobei_conform.files.outputs import ResultStream, replace_dir, write_atomic
 
 
 def test_a_write_that_dies_before_the_rename_keeps_the_previous_file(tmp_path, monkeypatch):

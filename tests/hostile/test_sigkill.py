@@ -15,7 +15,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from baobei_conform.outputs import MARKER
+from baobei_conform.files.outputs import MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios" / "3-pluck").glob("*.yaml"))[:5]
@@ -58,7 +58,7 @@ def test_sigkill_at_random_moments(tmp_path):
         shutil.copy(f, suite)
     out = tmp_path / "out"
     out.mkdir()
-    command = [sys.executable, "-m", "baobei_conform.cli", "-q", "--scenarios", str(suite), "--json",
+    command = [sys.executable, "-m", "baobei_conform.cli.main", "-q", "--scenarios", str(suite), "--json",
                str(out / "r.json"), "--junit", str(out / "r.xml"), "--report", str(out / "report")]
     start = time.monotonic()
     subprocess.run(command, check=True, capture_output=True, cwd=tmp_path, timeout=120)

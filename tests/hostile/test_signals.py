@@ -234,7 +234,7 @@ def test_sigterm_to_the_command_alone_ends_its_jobs_and_their_engines(tmp_path):
 
 INTERRUPT_AT = """\
 import os, signal, sys, time
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.fuzz import command
 
 def signalled(*args, **kwargs):

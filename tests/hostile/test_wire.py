@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baobei_conform.sanitize import MAX_TEXT, clean_value
-from baobei_conform.wire import MAX_DEPTH, MAX_DIGITS, Unbounded, decode, depth, encode, loads, plain
+from baobei_conform.engines.sanitize import MAX_TEXT, clean_value
+from baobei_conform.engines.wire import MAX_DEPTH, MAX_DIGITS, Unbounded, decode, depth, encode, loads, plain
 
 ORDINARY = json.dumps({"seq": 3, "ok": True, "events": [{"kind": "drew", "player": 1, "card": "owl-3",
                                                           "clause": "2.6.2", "score": -12, "value": 1.5}]})

@@ -20,12 +20,12 @@ from _double import HIDDEN, Double, base_world, card
 
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.engine_api import InProcess
-from baobei_conform.harness import apply_expectations
+from baobei_conform.engines.api import InProcess
+from baobei_conform.harness.run import apply_expectations
 from baobei_conform.report.model import NOT_RUN, Report
 from baobei_conform.runner.diff import diff
 from baobei_conform.runner.run import Outcome, run_scenario
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = """\

@@ -9,7 +9,7 @@ from _mutate import Mutant, applied
 
 CHECKS = "baobei_conform.runner.checks"
 RUN = "baobei_conform.runner.run"
-HARNESS = "baobei_conform.harness"
+HARNESS = "baobei_conform.harness.run"
 MODEL = "baobei_conform.report.model"
 DIFF = "baobei_conform.runner.diff"
 

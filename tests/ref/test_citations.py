@@ -42,9 +42,9 @@ def test_every_id_the_reference_cites_exists(spec):
 @pytest.fixture(scope="module")
 def emitted() -> list[tuple]:
     """(kind, clause, also, ruling, fields) of every event of 50 seeded random games and every scenario."""
-    from baobei_conform.runner.engine import ReferenceEngine
+    from baobei_conform.engines.reference import ReferenceEngine
     from baobei_conform.runner.run import run_scenario
-    from baobei_conform.scenario import load_scenario, scenario_files
+    from baobei_conform.suite.scenario import load_scenario, scenario_files
 
     seen: list[tuple] = []
     real = Game.emit

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baobei_conform.engines import engine_factory
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.fuzz.positions import corpus
 from baobei_conform.fuzz.trial import Trial
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.harness.factory import engine_factory
 from baobei_ref import Game, RuleError
 from baobei_ref.actions import ACTIONS, Pluck, SimultaneousPlucks
 from baobei_ref.playout import choose

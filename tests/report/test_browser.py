@@ -217,7 +217,7 @@ def tables_report(tmp_path_factory):
     from tables import ROOT as REPO
     from tables import tiny_suite
 
-    from baobei_conform.cli import main
+    from baobei_conform.cli.main import main
 
     exe = browser()
     tmp = tmp_path_factory.mktemp("tables-browser")

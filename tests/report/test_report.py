@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from baobei_conform.cli import main as conform_main
+from baobei_conform.cli.main import main as conform_main
 from baobei_conform.report import build, build_report, collect, report_main
-from baobei_conform.scenario import scenario_files
-from baobei_conform.suite import suite_identity, suite_tag
+from baobei_conform.suite.identity import suite_identity, suite_tag
+from baobei_conform.suite.scenario import scenario_files
 from baobei_spec import default_spec, load_spec
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from pathlib import Path
 from test_report import HOSTILE_NAME as HOSTILE  # markup in every text, and the tiny suite of the report tests
 from test_report import TABLE, write_scenario
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.fuzz.checklist import checklist
 from baobei_conform.fuzz.command import render
 from baobei_conform.report import collect, report_main

@@ -10,7 +10,7 @@ import sys
 import pytest
 from tables import DOUBLE, ROOT, figures, marked, tiny_suite
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.report import build_report
 
 WRONG = [sys.executable, str(ROOT / "examples" / "wrong_engine" / "engine.py"), "--bug", "no_gift"]

@@ -9,7 +9,7 @@ import struct
 import pytest
 from test_browser import browser, run_browser  # tests/report/ is on the path (pytest's rootdir-less import mode)
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 
 NO_NETWORK = "--host-resolver-rules=MAP * ~NOTFOUND"  # any fetch from elsewhere fails: the page must not need one
 

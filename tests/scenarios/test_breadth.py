@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.suite.scenario import load_scenario, scenario_files
 from baobei_spec import default_spec
 
 ROOT = Path(__file__).resolve().parents[2] / "scenarios"

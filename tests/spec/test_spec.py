@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-import baobei_conform.cli as cli
-from baobei_conform.cli import main
+import baobei_conform.cli.main as cli
+from baobei_conform.cli.main import main
 from baobei_spec import SPEC_ROOT, SpecError, load_spec
 from baobei_spec.checks import check_spec
 from baobei_spec.load import RULEBOOK_ES, RULEBOOK_NL
@@ -565,7 +565,7 @@ def test_cli_reports_problems_and_exits_1(monkeypatch, capsys, spec_copy):
 
 def test_console_entry_point_json():
     done = subprocess.run(
-        [sys.executable, "-m", "baobei_conform.cli", "spec", "--json"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "baobei_conform.cli.main", "spec", "--json"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)

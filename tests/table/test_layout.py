@@ -11,7 +11,7 @@ from _positions import setup_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.table import CHANGED, DIFFERS, Faces, compare, layout, picture, text
 from baobei_conform.table.steps import StepTables
 from baobei_spec import default_spec

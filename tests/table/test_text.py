@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from _positions import setup_state
 
-from baobei_conform.cli import main
+from baobei_conform.cli.main import main
 from baobei_conform.table import DIFFERS, compare, layout, text
 from baobei_conform.table.text import ANSI, Screen, visible, wants_colour
 

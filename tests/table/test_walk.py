@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.run import StepFailed, run_steps
 from baobei_conform.runner.walk import groups, walk
-from baobei_conform.scenario import load_scenario, scenario_files
+from baobei_conform.suite.scenario import load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,9 +11,9 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.run import run_scenario
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_ref.game import default_params
 from baobei_ref.rules import Rules, Variant
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.protocol.server import Log, handle
-from baobei_conform.runner.engine import ReferenceEngine
 
 
 def honest(engine, request: dict, log: Log | None = None) -> dict:

@@ -5,7 +5,7 @@ import sys
 
 from _serve import honest, write
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 
 write(json.dumps(honest(ReferenceEngine(), json.loads(sys.stdin.readline()))))
 for line in sys.stdin:

@@ -3,8 +3,8 @@
 import os
 import sys
 
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.protocol.server import Log, _answer
-from baobei_conform.runner.engine import ReferenceEngine
 
 engine, log = ReferenceEngine(), Log()
 for line in sys.stdin.buffer:

@@ -9,7 +9,7 @@ import sys
 
 from _serve import honest, write
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 
 if len(sys.argv) > 1:
     with open(sys.argv[1], "a") as fh:

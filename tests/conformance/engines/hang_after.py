@@ -6,7 +6,7 @@ import os
 import threading
 from pathlib import Path
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 
 
 class HangingEngine(ReferenceEngine):

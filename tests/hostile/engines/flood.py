@@ -7,8 +7,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "conformance", "engines"))
 from _serve import honest  # noqa: E402
 
+from baobei_conform.engines.reference import ReferenceEngine  # noqa: E402
 from baobei_conform.protocol.server import Log  # noqa: E402
-from baobei_conform.runner.engine import ReferenceEngine  # noqa: E402
 
 LOG = (b"log line " * 100 + b"\n") * (8 * 1024 * 1024 // 901)
 engine, log = ReferenceEngine(), Log()

@@ -23,9 +23,9 @@ AT = 20  # the request that touches MARK (plain, hang)
 with open(PIDFILE, "a") as fh:
     fh.write(f"{os.getpid()} {os.getpgrp()}\n")
 
+from baobei_conform.engines.reference import ReferenceEngine  # noqa: E402
+from baobei_conform.engines.wire import encode  # noqa: E402
 from baobei_conform.protocol.server import Log, handle  # noqa: E402 - the pid first: the test waits for it
-from baobei_conform.runner.engine import ReferenceEngine  # noqa: E402
-from baobei_conform.wire import encode  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from baobei_conform.outputs import replace_dir
+from baobei_conform.files.outputs import replace_dir
+from baobei_conform.fuzz.witness import tables
 from baobei_conform.report.build import STATIC, environment
 from baobei_conform.report.model import ReportError, engine_run, load_results
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_conform.table import Faces
 from baobei_conform.table.picture import Painter, legend
-from baobei_conform.witness import tables
 from baobei_spec import Spec, default_spec
 
 __all__ = ["ReportError", "engines_of", "write_packet"]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from baobei_conform.cache import compiled_cache
 from baobei_conform.dsl.ast import Setup
 from baobei_conform.dsl.errors import ScenarioError, nearest
-from baobei_conform.inputs import InputError, decode_text, line_of, load_yaml, read_bytes
+from baobei_conform.files.inputs import InputError, decode_text, line_of, load_yaml, read_bytes
+from baobei_conform.suite.cache import compiled_cache
 from baobei_spec import Spec, default_spec
 
 FIELDS = {"id": str, "title": str, "clauses": list, "faq": list, "rulings": list, "ruling_notes": dict, "tags": list,

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from baobei_conform.runner.engine import ReferenceEngine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.walk import observe
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_spec import default_spec
 
 OBSERVED = ("setup", "new_game", "apply", "shuffle")  # the steps after which the engine is observed

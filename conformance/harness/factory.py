@@ -11,10 +11,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from baobei_conform.engine_api import Engine, as_engine
-from baobei_conform.inputs import InputError, load_json
+from baobei_conform.engines.api import Engine, as_engine
+from baobei_conform.engines.reference import ReferenceEngine, params_to_json
+from baobei_conform.files.inputs import InputError, load_json
 from baobei_conform.protocol.client import MAX_LINE, StdioEngine
-from baobei_conform.runner.engine import ReferenceEngine, params_to_json
 
 MANIFEST = "baobei-engine.json"
 MANIFEST_BYTES = 1 << 20

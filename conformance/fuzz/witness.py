@@ -22,6 +22,7 @@ from pathlib import Path
 
 import yaml
 
+from baobei_conform.engines.reference import ReferenceEngine, params_with
 from baobei_conform.fuzz import compare, search
 from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.dsl_text import action_text
@@ -29,12 +30,11 @@ from baobei_conform.fuzz.policy import BAO_EAGERNESS, choose
 from baobei_conform.fuzz.positions import Start, corpus
 from baobei_conform.fuzz.tighten import tighten
 from baobei_conform.fuzz.trial import Trial
-from baobei_conform.runner.engine import ReferenceEngine, params_with
 from baobei_conform.runner.run import StepFailed, resolve_shuffle, run_scenario
-from baobei_conform.scenario import Scenario, load_scenario
+from baobei_conform.suite.scenario import Scenario, load_scenario
+from baobei_conform.suite.variants import steps_for
 from baobei_conform.table import DIFFERS, Faces, Table, layout
 from baobei_conform.table import compare as mark_differences
-from baobei_conform.variants import steps_for
 from baobei_ref import Game, RuleError, action_from_json
 from baobei_ref.actions import Action, Shuffle
 from baobei_spec import Ruling, default_spec

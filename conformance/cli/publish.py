@@ -18,12 +18,12 @@ import json
 import sys
 from pathlib import Path
 
+from baobei_conform.cli.expected import NotObserved, expected
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.expected import NotObserved, expected
+from baobei_conform.files.outputs import output_problems, print_problems, replace_dir, unwritten
 from baobei_conform.options import default_suite
-from baobei_conform.outputs import output_problems, print_problems, replace_dir, unwritten
 from baobei_conform.protocol import PROTOCOL_VERSION
-from baobei_conform.scenario import Scenario, load_scenario, scenario_files
+from baobei_conform.suite.scenario import Scenario, load_scenario, scenario_files
 
 FORMAT = "baobei-compiled-scenario"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from baobei_conform.inputs import InputError, load_yaml, read_text
+from baobei_conform.files.inputs import InputError, load_yaml, read_text
 
 STATUSES = ("fail", "error", "skip")
 FIELDS = ("status", "reason", "link")

@@ -17,10 +17,10 @@ import argparse
 import json
 import sys
 
-from baobei_conform.inputs import InputError, load_json
-from baobei_conform.outputs import output_problems, print_problems, unwritten, write_atomic
+from baobei_conform.files.inputs import InputError, load_json
+from baobei_conform.files.outputs import output_problems, print_problems, unwritten, write_atomic
 from baobei_conform.report.model import ReportError, engine_run, load_results
-from baobei_conform.results import provenance
+from baobei_conform.results.document import provenance
 
 BADGE_BYTES = 64 << 10  # a badge is a few hundred bytes
 

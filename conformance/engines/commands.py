@@ -3,7 +3,7 @@
 The stdio client builds its requests and reads its replies from this table, the validator picks each
 reply's schema from it, and tests hold the rest against it: the server answers every command, the
 schema (``spec/schemas/protocol.schema.json``) defines each request and reply, the docs' table lists
-them, and the engine interface (engine_api.py) has a method for every command a scenario's run calls.
+them, and the engine interface (engines/api.py) has a method for every command a scenario's run calls.
 Adding a command starts here.
 """
 

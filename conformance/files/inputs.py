@@ -21,8 +21,8 @@ from pathlib import Path
 
 import yaml
 
-from baobei_conform.sanitize import clean
-from baobei_conform.wire import Unbounded, decode
+from baobei_conform.engines.sanitize import clean
+from baobei_conform.engines.wire import Unbounded, decode
 from baobei_spec import SPEC_ROOT
 
 JSON_CAP = 256 << 20  # bytes of a JSON document (a results file with every engine reply at its cap stays below)

@@ -10,11 +10,11 @@ from typing import TextIO
 
 from baobei_conform import __version__
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.harness import UNEXPECTED
-from baobei_conform.results import part, render_summary
+from baobei_conform.harness.run import UNEXPECTED
+from baobei_conform.results.document import part, render_summary
 from baobei_conform.runner.explain import describe_failure, failure_table, one_line
 from baobei_conform.runner.run import Outcome
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_conform.table.text import Screen, wants_colour
 from baobei_spec import Spec
 

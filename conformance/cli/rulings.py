@@ -23,14 +23,14 @@ import random
 import statistics
 import sys
 
-from baobei_conform import review
-from baobei_conform.harness import Selection, load_suite, run_suite
+from baobei_conform.cli import review
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.files.outputs import output_problems, print_problems, write_atomic, write_each
+from baobei_conform.fuzz.witness import WITNESS_BUDGET, read_cache, tables, witness_for
+from baobei_conform.harness.run import Selection, load_suite, run_suite
 from baobei_conform.options import default_suite
-from baobei_conform.outputs import output_problems, print_problems, write_atomic, write_each
-from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_conform.table import Faces, text
-from baobei_conform.witness import WITNESS_BUDGET, read_cache, tables, witness_for
 from baobei_ref import Game, RuleError
 from baobei_ref.playout import CHANCE
 from baobei_spec import Ruling, default_spec

@@ -2,7 +2,7 @@
 
 The command line, the report's reference run and the benchmarks all run the suite through
 ``run_conformance``, so a results document is always made the same way: the same workers, known
-failures, readings and sanitizing (harness.py), the same run facts (when, how long, what was selected
+failures, readings and sanitizing (harness/run.py), the same run facts (when, how long, what was selected
 and ran, the broken files).
 """
 
@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.harness import BREAKER, Report, run_suite
-from baobei_conform.results import results_document
+from baobei_conform.harness.run import BREAKER, Report, run_suite
+from baobei_conform.results.document import results_document
 from baobei_conform.runner.run import Outcome
-from baobei_conform.scenario import Scenario
-from baobei_conform.suite import suite_identity
+from baobei_conform.suite.identity import suite_identity
+from baobei_conform.suite.scenario import Scenario
 
 
 @dataclass
@@ -37,7 +37,7 @@ class RunRecord:
     interrupted: threading.Event = field(default_factory=threading.Event)
     started: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
     clock: float = field(default_factory=time.perf_counter)
-    suite: dict = field(init=False)  # suite.py: computed once, at the start of the run
+    suite: dict = field(init=False)  # suite/identity.py: computed once, at the start of the run
 
     def __post_init__(self) -> None:
         self.suite = suite_identity(self.roots or [s.path for s in self.scenarios])

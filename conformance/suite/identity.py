@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from baobei_conform.inputs import content_digest
-from baobei_conform.scenario import MAX_BYTES, scenario_files
+from baobei_conform.files.inputs import content_digest
+from baobei_conform.suite.scenario import MAX_BYTES, scenario_files
 from baobei_spec import SPEC_ROOT
 
 SPEC_CAP = 16 << 20  # bytes of one spec file (the rulebook's text is 36 KB, the clauses 156 KB in all)

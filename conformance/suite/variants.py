@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar
 
-from baobei_conform.scenario import Scenario
+from baobei_conform.suite.scenario import Scenario
 from baobei_spec import default_spec
 
 

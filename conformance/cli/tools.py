@@ -8,11 +8,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from baobei_conform.engines import EngineSpecError, engine_factory
-from baobei_conform.merge import MergeError, merge
+from baobei_conform.files.outputs import output_problems, print_problems, write_each
+from baobei_conform.harness.factory import EngineSpecError, engine_factory
 from baobei_conform.options import default_suite, positive
-from baobei_conform.outputs import output_problems, print_problems, write_each
-from baobei_conform.results import exit_status, incomplete, render_summary, write_json, write_junit
+from baobei_conform.results.document import exit_status, incomplete, render_summary, write_json, write_junit
+from baobei_conform.results.merge import MergeError, merge
 
 
 def write_run_report(out: str, document: dict, scenarios_dir: str, results_file: str | None) -> None:
@@ -62,7 +62,7 @@ def _merge_command(args: argparse.Namespace) -> int:
 
 
 def _smoke_command(args: argparse.Namespace) -> int:
-    from baobei_conform.smoke import smoke
+    from baobei_conform.cli.smoke import smoke
 
     try:
         factory, described = engine_factory(None if args.command_line else args.engine, args.command_line,

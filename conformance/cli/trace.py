@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from baobei_conform.engine_api import Engine, EngineProblem, Unsupported
+from baobei_conform.engines.api import Engine, EngineProblem, Unsupported
 from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.policy import choose
 from baobei_conform.options import positive
@@ -161,7 +161,7 @@ def _readings(texts: list[str]) -> dict[str, str] | str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from baobei_conform.engines import EngineSpecError, engine_factory
+    from baobei_conform.harness.factory import EngineSpecError, engine_factory
 
     readings = _readings(args.readings)
     if isinstance(readings, str) or args.players > default_params().max_players:

@@ -8,12 +8,12 @@ import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from baobei_conform.outputs import write_atomic
+from baobei_conform.files.outputs import write_atomic
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.runner.context import failure_facts
 from baobei_conform.runner.run import Outcome
-from baobei_conform.scenario import Scenario
-from baobei_conform.suite import suite_identity, suite_tag
+from baobei_conform.suite.identity import suite_identity, suite_tag
+from baobei_conform.suite.scenario import Scenario
 from baobei_spec.summary import part_of
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass", "variant")
@@ -49,7 +49,7 @@ def results_document(scenarios, outcomes, engine_info: dict, run_info: dict, bro
                      ) -> dict:
     """The ``--json`` document (schema: spec/schemas/results.schema.json); ``broken``: the ScenarioErrors of
     scenario files that do not load, listed so every consumer shows them, not only a count; ``suite``: the suite's
-    identity (suite.py; by default that of the scenarios' own files)."""
+    identity (suite/identity.py; by default that of the scenarios' own files)."""
     index = {s.id: s for s in scenarios}
     return {
         "schema": RESULTS_SCHEMA,
@@ -134,7 +134,7 @@ def write_junit(path: str, document: dict) -> None:
         if name in run:
             ET.SubElement(properties, "property", name=name, value=str(run[name]).lower())
     ET.SubElement(properties, "property", name="agreement", value=agreement(document))
-    for name, value in (document.get("suite") or {}).items():  # what the verdict was judged by (suite.py)
+    for name, value in (document.get("suite") or {}).items():  # what the verdict was judged by (suite/identity.py)
         ET.SubElement(properties, "property", name=f"suite_{name}", value=str(value))
     if unfinished:
         ET.SubElement(ET.SubElement(suite, "testcase", classname="baobei", name="run-incomplete"), "error",

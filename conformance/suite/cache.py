@@ -25,14 +25,14 @@ from typing import TypeVar
 
 import orjson
 
-from baobei_conform.inputs import content_digest
-from baobei_conform.outputs import write_atomic
+from baobei_conform.files.inputs import content_digest
+from baobei_conform.files.outputs import write_atomic
 from baobei_spec import SPEC_ROOT
 
 ENTRY_CAP = 4 << 20  # bytes of one entry: a compiled scenario is a few KB
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent  # the package's folder
 # The compiler's own files, beside the spec's (every file of baobei_spec, code and data).
-COMPILER = ("cache.py", "scenario.py", "inputs.py", "dsl")
+COMPILER = ("suite/cache.py", "suite/scenario.py", "files/inputs.py", "dsl")
 LIBRARIES = ("lark", "yaml")  # their __init__ holds their version
 T = TypeVar("T")
 

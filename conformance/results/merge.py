@@ -2,7 +2,7 @@
 report. ``baobei-conform merge SHARD.json ... --json ALL.json``; ``baobei-conform report`` merges them too.
 
 Each shard was validated against the results schema when it was read (report/model.py ``load_results``);
-here they must also belong together: one engine, one protocol version, one suite (suite.py), one agreement
+here they must also belong together: one engine, one protocol version, one suite (suite/identity.py), one agreement
 setting (``run.agreement``: a shard held to the reference's every step and one judged by its rules alone are
 not one verdict), distinct shards of one N, each scenario once."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from baobei_conform.results import RESULTS_SCHEMA, agreement, tally
+from baobei_conform.results.document import RESULTS_SCHEMA, agreement, tally
 
 
 class MergeError(Exception):

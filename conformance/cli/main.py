@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING
 # the reference, a run never loads Hypothesis or jsonschema (startup counts: issue 28).
 from baobei_conform import signals
 from baobei_conform.dsl.errors import ScenarioError
+from baobei_conform.files.outputs import MARKER, ResultStream, output_problems, print_problems
 from baobei_conform.options import default_suite, positive
-from baobei_conform.outputs import MARKER, ResultStream, output_problems, print_problems
 from baobei_conform.protocol.transcript import Transcript
-from baobei_conform.scenario import load_scenario, scenario_files, unreachable_setups
+from baobei_conform.suite.scenario import load_scenario, scenario_files, unreachable_setups
 from baobei_spec import default_spec, load_spec
 
 if TYPE_CHECKING:
-    from baobei_conform.console import Console
+    from baobei_conform.results.console import Console
     from baobei_conform.table.text import Screen
 
 SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings", "trace", "badge")
@@ -66,7 +66,7 @@ def _spec_command(args: argparse.Namespace) -> int:
 def _cache_note(args: argparse.Namespace) -> None:
     """With -v: why scenarios were compiled without the cache, once (a cache that cannot be used slows, never fails,
     a run)."""
-    from baobei_conform.cache import compiled_cache
+    from baobei_conform.suite.cache import compiled_cache
 
     if args.verbose and compiled_cache().note:
         print(compiled_cache().note, file=sys.stderr)
@@ -100,7 +100,7 @@ def _lint_command(args: argparse.Namespace) -> int:
 def _explain_command(args: argparse.Namespace) -> int:
     """One scenario step by step: on the reference, each event with its clause's rule; with an engine, the
     engine and the reference side by side."""
-    from baobei_conform.runner.engine import ReferenceEngine
+    from baobei_conform.engines.reference import ReferenceEngine
     from baobei_conform.runner.explain import explain
     from baobei_conform.table.text import Screen
     from baobei_scenarios import SUITE_ROOT
@@ -130,7 +130,7 @@ def _explain_command(args: argparse.Namespace) -> int:
 
 def _explain_on(scenario, args: argparse.Namespace, alone: bool, transcript, screen: Screen | None) -> int:
     """``explain`` on an engine started for it (the reference over the protocol when ``alone``)."""
-    from baobei_conform.engines import engine_factory
+    from baobei_conform.harness.factory import engine_factory
     from baobei_conform.runner.explain import explain, side_by_side
 
     try:
@@ -158,31 +158,31 @@ def _fuzz_parser(sub) -> None:
 
 
 def _compile_parser(sub) -> None:
-    from baobei_conform.publish import add_parser
+    from baobei_conform.cli.publish import add_parser
 
     add_parser(sub)
 
 
 def _tools_parser(sub) -> None:
-    from baobei_conform.tools import add_tools
+    from baobei_conform.cli.tools import add_tools
 
     add_tools(sub)
 
 
 def _rulings_parser(sub) -> None:
-    from baobei_conform.rulings import add_parser
+    from baobei_conform.cli.rulings import add_parser
 
     add_parser(sub)
 
 
 def _trace_parser(sub) -> None:
-    from baobei_conform.trace import add_parser
+    from baobei_conform.cli.trace import add_parser
 
     add_parser(sub)
 
 
 def _badge_parser(sub) -> None:
-    from baobei_conform.badge import add_parser
+    from baobei_conform.cli.badge import add_parser
 
     add_parser(sub)
 
@@ -231,7 +231,7 @@ def sub_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def run_parser() -> argparse.ArgumentParser:
     from baobei_conform import __version__
-    from baobei_conform.harness import BREAKER
+    from baobei_conform.harness.run import BREAKER
     from baobei_conform.protocol.client import MAX_LINE
     from baobei_conform.runner.explain import LANGS
 
@@ -338,15 +338,15 @@ def _run_command(argv: list[str]) -> int:
 
 def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, shard, transcript) -> int:
     """The run itself, once its options hold (``transcript``: --trace-protocol's, or None)."""
-    from baobei_conform.conform import RunRecord, run_conformance
-    from baobei_conform.console import Console
-    from baobei_conform.engine_api import EngineProblem, EngineUnstartable
-    from baobei_conform.engines import EngineSpecError, engine_factory
-    from baobei_conform.expectations import ExpectationsError, load_expectations, unknown_ids
-    from baobei_conform.harness import Selection, load_suite
-    from baobei_conform.results import exit_status
+    from baobei_conform.engines.api import EngineProblem, EngineUnstartable
+    from baobei_conform.harness.factory import EngineSpecError, engine_factory
+    from baobei_conform.harness.run import Selection, load_suite
+    from baobei_conform.results.conform import RunRecord, run_conformance
+    from baobei_conform.results.console import Console
+    from baobei_conform.results.document import exit_status
     from baobei_conform.runner.run import problem_outcome
-    from baobei_conform.variants import engine_readings
+    from baobei_conform.suite.expectations import ExpectationsError, load_expectations, unknown_ids
+    from baobei_conform.suite.variants import engine_readings
 
     paths = args.scenarios or default_suite()
     selection = Selection(args.id, args.clause, args.faq, args.tag, shard)
@@ -434,7 +434,7 @@ def _finish(args: argparse.Namespace, console: Console, document: dict, broken: 
             paths: list) -> int:
     """The end of a run: the summary on the console, the results files, the report; 2 when one of them could
     not be written (a full disk), else 0."""
-    from baobei_conform.tools import write_run_outputs
+    from baobei_conform.cli.tools import write_run_outputs
 
     console.finish(document, broken, interrupted)
     return print_problems("", write_run_outputs(document, args.json, args.junit,
@@ -443,7 +443,7 @@ def _finish(args: argparse.Namespace, console: Console, document: dict, broken: 
 
 def _write_results(args: argparse.Namespace, document: dict) -> None:
     """The --json and --junit files, each renamed into place whole."""
-    from baobei_conform.results import write_json, write_junit
+    from baobei_conform.results.document import write_json, write_junit
 
     if args.json:
         write_json(args.json, document)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from baobei_conform.commands import CAPABILITIES
-from baobei_conform.engine_api import Call, Engine, run_calls
+from baobei_conform.engines.api import Call, Engine, run_calls
+from baobei_conform.engines.commands import CAPABILITIES
 from baobei_ref import Catalog, Game, RuleError, action_from_json
 from baobei_ref.game import default_catalog, default_params
 from baobei_ref.rules import Variant

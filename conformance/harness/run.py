@@ -18,13 +18,13 @@ from typing import Any
 
 from baobei_conform import signals
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.engine_api import Engine, EngineProblem, as_engine
+from baobei_conform.engines.api import Engine, EngineProblem, as_engine
+from baobei_conform.engines.sanitize import clean, clean_tail, clean_value
 from baobei_conform.runner.driver import Run as ScenarioRun
 from baobei_conform.runner.driver import drive
 from baobei_conform.runner.run import Outcome, problem_outcome, scenario_run
-from baobei_conform.sanitize import clean, clean_tail, clean_value
-from baobei_conform.scenario import Scenario, load_scenario, scenario_files
-from baobei_conform.variants import engine_readings, judge_readings
+from baobei_conform.suite.scenario import Scenario, load_scenario, scenario_files
+from baobei_conform.suite.variants import engine_readings, judge_readings
 
 UNEXPECTED = ("fail", "error", "xpass")
 BREAKER = 5  # consecutive timeouts or crashes of the engine that stop a run

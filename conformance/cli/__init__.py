@@ -1,0 +1,1 @@
+"""``baobei-conform``: the command line and its commands."""
