@@ -1,11 +1,12 @@
 """``baobei-ref serve``: the reference interpreter as a protocol engine on stdin/stdout.
 
 Any engine can be wrapped the same way: ``serve(engine_factory)`` answers every command of the
-protocol (commands.py) with an object that has the runner's engine methods; its ``info`` and
-``capabilities`` are what hello announces. A request is checked before the engine sees it (requests.py):
-a malformed one is answered with a protocol error naming the command and the field. A ``setup`` whose state
-is no position of the game is ``malformed_state`` from the reference's one validator (``Game.from_json``,
-``baobei_spec.position``). Request lines are read in linear time and at most ``max_line`` bytes long.
+protocol (engines/commands.py: ``HANDLERS`` is derived from its table) with an object that has the runner's
+engine methods; its ``info`` and ``capabilities`` are what hello announces. A request is checked before the
+engine sees it (requests.py): a malformed one is answered with a protocol error naming the command and the
+field. A ``setup`` whose state is no position of the game is ``malformed_state`` from the reference's one
+validator (``Game.from_json``, ``baobei_spec.position``). Request lines are read in linear time and at most
+``max_line`` bytes long.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from baobei_conform import signals
+from baobei_conform.engines.commands import COMMANDS, Command
 from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.engines.wire import Unbounded, decode, encode
 from baobei_conform.protocol import PROTOCOL_VERSION
@@ -108,16 +110,31 @@ def _view(engine, request: dict, log: Log) -> dict:
     return {"ok": True, "view": engine.view(player)}
 
 
-HANDLERS: dict[str, Callable[[Any, dict, Log], dict]] = {  # one per command of commands.py (a test holds it)
+Handler = Callable[[Any, dict, Log], dict]
+# The commands the server does more for than call the engine: the handshake, a game's start (logged to rebuild it),
+# an action (undone when the reference fails half-way), a view (of a seat at the table), the end.
+SPECIAL: dict[str, Handler] = {
     "hello": _hello,
     "setup": _setup,
     "apply": _apply,
-    "state": lambda engine, request, log: {"ok": True, "state": engine.state()},
     "view": _view,
-    "legal_actions": lambda engine, request, log: {"ok": True, "actions": engine.legal_actions()},
     "new_game": _new_game,
     "stop": lambda engine, request, log: {"ok": True},
 }
+
+
+def _answered(command: Command) -> Handler:
+    """A command the engine answers alone: its method of the command's name, the request's fields its arguments,
+    what it returns the reply's result field."""
+    def answer(engine, request: dict, log: Log) -> dict:
+        result = getattr(engine, command.name)(*(request[f] for f in command.fields))
+        return {"ok": True, command.result: result} if command.result else {"ok": True}
+    return answer
+
+
+# One handler per command of the table (engines/commands.py), in its order: a new command the engine answers alone
+# needs nothing here.
+HANDLERS: dict[str, Handler] = {name: SPECIAL.get(name) or _answered(c) for name, c in COMMANDS.items()}
 
 
 def handle(engine, request: dict, log: Log | None = None) -> dict:

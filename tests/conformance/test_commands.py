@@ -16,7 +16,7 @@ from baobei_conform.engines.api import Engine
 from baobei_conform.engines.commands import CALLS, CAPABILITIES, COMMANDS, request
 from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.protocol import PROTOCOL_VERSION, requests
-from baobei_conform.protocol.server import HANDLERS, Log, handle
+from baobei_conform.protocol.server import HANDLERS, SPECIAL, Log, handle
 from baobei_conform.protocol.validate import MessageValidator
 from baobei_spec import SPEC_ROOT
 
@@ -65,6 +65,7 @@ def test_every_request_the_client_builds_is_valid():
 
 def test_the_server_has_one_handler_per_command_and_checks_every_field():
     assert list(HANDLERS) == list(COMMANDS)
+    assert set(SPECIAL) < set(COMMANDS)  # no handler of a command the table lacks
     assert set(requests.FIELDS) | {"params"} == {f for c in COMMANDS.values() for f in c.fields}
     assert set(requests.PARAMS) == {name for name, c in COMMANDS.items() if "params" in c.fields}
 
