@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING
 # the reference, a run never loads Hypothesis or jsonschema (startup counts: issue 28).
 from baobei_conform import signals
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.files.outputs import MARKER, ResultStream, output_problems, print_problems
+from baobei_conform.files.outputs import MARKER, output_problems, print_problems
 from baobei_conform.options import default_suite, positive
 from baobei_conform.protocol.transcript import Transcript
 from baobei_conform.suite.scenario import load_scenario, scenario_files, unreachable_setups
 from baobei_spec import default_spec, load_spec
 
 if TYPE_CHECKING:
-    from baobei_conform.results.console import Console
+    from baobei_conform.reporters.listener import Finished, Listener
     from baobei_conform.table.text import Screen
 
 SUBCOMMANDS = ("spec", "lint", "compile", "explain", "fuzz", "merge", "smoke", "rulings", "trace", "badge")
@@ -341,8 +341,9 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
     from baobei_conform.engines.api import EngineProblem, EngineUnstartable
     from baobei_conform.harness.factory import EngineSpecError, engine_factory
     from baobei_conform.harness.run import Selection, load_suite
+    from baobei_conform.reporters.console import Console
+    from baobei_conform.reporters.listener import Finished, Started, run_outputs
     from baobei_conform.results.conform import RunRecord, run_conformance
-    from baobei_conform.results.console import Console
     from baobei_conform.results.document import exit_status
     from baobei_conform.runner.run import problem_outcome
     from baobei_conform.suite.expectations import ExpectationsError, load_expectations, unknown_ids
@@ -379,12 +380,13 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
     engine_info: dict = {"command": described}
     record = RunRecord(scenarios, engine_info, {"argv": given, "shard": args.shard, "jobs": args.jobs}, broken, paths)
     interrupted = record.interrupted
-    stream = ResultStream(lambda done: _write_results(args, record.document(done, False)))
-    console = Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang, show_table=args.show_table)
+    outputs = run_outputs(Console(spec, quiet=args.quiet, brief=args.line, lang=args.lang, show_table=args.show_table),
+                          args.json, args.junit, None if args.no_report else args.report, paths[0], record)
+    done: list = []  # what ran, should the run end between two scenarios
 
     def report(scenario, outcome) -> None:
-        stream.add(outcome)  # on disk as the run goes: a run that dies keeps what ran
-        console.result(scenario, outcome)
+        done.append(outcome)
+        outputs.scenario_finished(scenario, outcome)  # the results files on disk as the run goes
 
     try:
         probe = factory()  # fail fast on an engine that cannot even start, and learn its name
@@ -402,53 +404,37 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
         # record (JSON, JUnit, report), not a run that silently produced nothing.
         exc.message = f"the engine does not start: {exc.message}"
         document = record.document([problem_outcome(s, exc) for s in scenarios], True)
-        return _finish(args, console, document, broken, False, paths) or exit_status(document)
+        return _finish(outputs, Finished(document, broken, False)) or exit_status(document)
     except Exception as exc:  # noqa: BLE001 - an in-process factory that raises is reported, not raised
         print(f"baobei-conform: the engine does not start: {exc!r}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # a signal while the engine starts (a handshake that hangs): nothing ran, on record
         interrupted.set()
         with signals.shielded():
-            _finish(args, console, record.document([], False), broken, True, paths)
+            _finish(outputs, Finished(record.document([], False), broken, True))
         return signals.exit_code()
     started_engines = [probe]  # the first worker runs on the engine already started, not a second one
 
     def engine_source():
         return started_engines.pop() if started_engines else factory()
 
-    console.header(engine_info, paths, len(scenarios), args.jobs, len(broken))
-    stream.flush()  # the previous run's results never stay as if current
+    outputs.run_started(Started(engine_info, paths, len(scenarios), args.jobs, len(broken)))
     with signals.on_signal(interrupted.set):  # Ctrl-C, SIGTERM: the run is known to be interrupted, not stopped
         try:
             document = run_conformance(record, engine_source, jobs=args.jobs, max_fail=args.max_fail,
                                        expected=expected, report=report, stop=threading.Event(), breaker=args.breaker,
                                        agree=not args.rules_only)
         except KeyboardInterrupt:  # the signal as the workers started or ended, not while they ran: what ran stands
-            document = record.document(list(stream.outcomes), False)
+            document = record.document(list(done), False)
         with signals.shielded():  # a signal now (a second one, or the first as the run ends) cuts no output short
-            unwritten = _finish(args, console, document, broken, interrupted.is_set(), paths)
+            unwritten = _finish(outputs, Finished(document, broken, interrupted.is_set()))
     return signals.exit_code() if interrupted.is_set() else unwritten or exit_status(document)
 
 
-def _finish(args: argparse.Namespace, console: Console, document: dict, broken: list, interrupted: bool,
-            paths: list) -> int:
+def _finish(outputs: Listener, end: Finished) -> int:
     """The end of a run: the summary on the console, the results files, the report; 2 when one of them could
     not be written (a full disk), else 0."""
-    from baobei_conform.cli.tools import write_run_outputs
-
-    console.finish(document, broken, interrupted)
-    return print_problems("", write_run_outputs(document, args.json, args.junit,
-                                                 None if args.no_report else args.report, paths[0]))
-
-
-def _write_results(args: argparse.Namespace, document: dict) -> None:
-    """The --json and --junit files, each renamed into place whole."""
-    from baobei_conform.results.document import write_json, write_junit
-
-    if args.json:
-        write_json(args.json, document)
-    if args.junit:
-        write_junit(args.junit, document)
+    return print_problems("", outputs.run_finished(end))
 
 
 def main(argv: list[str] | None = None) -> int:

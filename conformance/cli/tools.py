@@ -5,40 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
-from pathlib import Path
 
-from baobei_conform.files.outputs import output_problems, print_problems, write_each
+from baobei_conform.files.outputs import output_problems, print_problems
 from baobei_conform.harness.factory import EngineSpecError, engine_factory
 from baobei_conform.options import default_suite, positive
-from baobei_conform.results.document import exit_status, incomplete, render_summary, write_json, write_junit
+from baobei_conform.reporters.listener import Finished, run_outputs
+from baobei_conform.results.document import exit_status, incomplete, render_summary
 from baobei_conform.results.merge import MergeError, merge
-
-
-def write_run_report(out: str, document: dict, scenarios_dir: str, results_file: str | None) -> None:
-    """The HTML report of a run, built from its results (the --json file when there is one)."""
-    from baobei_conform.report import build_report  # jinja2 only when a report is written
-
-    if results_file:
-        index = build_report(out, [results_file], scenarios_dir)
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            results = Path(tmp) / "results.json"
-            write_json(str(results), document)
-            index = build_report(out, [results], scenarios_dir)
-    print(f"report: {index}")
-
-
-def write_run_outputs(document: dict, json_file: str | None, junit_file: str | None, report_dir: str | None,
-                      scenarios_dir: str) -> list[str]:
-    """The results files and the report of a run or a merge; the ones that could not be written, one line each.
-    The report is built from the --json file only when that file holds this document."""
-    problems = write_each([("--json", json_file, lambda: write_json(str(json_file), document))])
-    results = json_file if not problems else None
-    problems += write_each([("--junit", junit_file, lambda: write_junit(str(junit_file), document)),
-                            ("--report", report_dir, lambda: write_run_report(str(report_dir), document, scenarios_dir,
-                                                                              results))])
-    return problems
 
 
 def _merge_command(args: argparse.Namespace) -> int:
@@ -56,7 +29,8 @@ def _merge_command(args: argparse.Namespace) -> int:
     print(render_summary(document))
     if incomplete(document):
         print(f"INCOMPLETE: {incomplete(document)}")
-    if print_problems("merge", write_run_outputs(document, args.json, args.junit, args.report, scenarios[0])):
+    outputs = run_outputs(None, args.json, args.junit, args.report, scenarios[0])
+    if print_problems("merge", outputs.run_finished(Finished(document, [], False))):
         return 2
     return exit_status(document)
 

@@ -10,7 +10,8 @@ import pytest
 from test_harness import SCENARIOS, write_scenarios
 
 from baobei_conform.dsl.errors import ScenarioError
-from baobei_conform.results.console import Console
+from baobei_conform.reporters.console import Console
+from baobei_conform.reporters.listener import Finished, Started
 from baobei_conform.results.document import results_document
 from baobei_conform.runner.run import Outcome
 from baobei_conform.suite.scenario import load_scenario
@@ -32,13 +33,13 @@ def scenarios(tmp_path):
 
 
 def play(console: Console, scenarios, outcomes: list[Outcome], broken=(), complete=True, interrupted=False) -> str:
-    console.header(ENGINE, ["suite/"], len(outcomes) + (0 if complete else 2), 2, len(broken))
+    console.run_started(Started(ENGINE, ["suite/"], len(outcomes) + (0 if complete else 2), 2, len(broken)))
     for o in outcomes:
-        console.result(scenarios[o.scenario], o)
+        console.scenario_finished(scenarios[o.scenario], o)
     run = {"complete": complete, "interrupted": interrupted, "selected": len(outcomes) + (0 if complete else 2),
            "ran": len(outcomes)}
     document = results_document([scenarios[o.scenario] for o in outcomes], outcomes, ENGINE, run, broken)
-    console.finish(document, list(broken), interrupted)
+    assert console.run_finished(Finished(document, list(broken), interrupted)) == []
     return console.stream.getvalue()
 
 

@@ -9,8 +9,8 @@ from collections import Counter
 from typing import TextIO
 
 from baobei_conform import __version__
-from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.harness.run import UNEXPECTED
+from baobei_conform.reporters.listener import Finished, Listener, Started
 from baobei_conform.results.document import part, render_summary
 from baobei_conform.runner.explain import describe_failure, failure_table, one_line
 from baobei_conform.runner.run import Outcome
@@ -28,7 +28,7 @@ def part_order(p: str) -> tuple:
     return (0, int(p), "") if p.isdigit() else (1, 0, p)
 
 
-class Console:
+class Console(Listener):
     def __init__(self, spec: Spec, stream: TextIO | None = None, quiet: bool = False, brief: bool = False,
                  lang: str = "en", show_table: bool = False) -> None:
         self.spec, self.stream, self.quiet, self.brief, self.lang = spec, stream or sys.stdout, quiet, brief, lang
@@ -45,8 +45,9 @@ class Console:
     def say(self, text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=self.stream, flush=True)
 
-    def header(self, engine: dict, suite: list[str], selected: int, jobs: int, broken: int) -> None:
-        self.total = selected
+    def run_started(self, start: Started) -> None:
+        """The header: the tool, the engine, its capabilities, the suite and how many scenarios run."""
+        engine, self.total = start.engine, start.selected
         if self.quiet:
             return
         name = " ".join(str(engine.get(k)) for k in ("name", "version") if engine.get(k)) or engine.get("command")
@@ -54,10 +55,10 @@ class Console:
         self.say(self.paint(f"baobei-conform {__version__}", "bold") + f": engine {name}{language}: "
                  f"{engine.get('command', '')}")
         self.say(f"capabilities: {', '.join(engine.get('capabilities') or []) or 'none'}")
-        self.say(f"suite: {', '.join(suite)}: {selected} scenarios selected"
-                 + (f", {broken} broken files" if broken else "") + f"; jobs: {jobs}")
+        self.say(f"suite: {', '.join(start.suite)}: {start.selected} scenarios selected"
+                 + (f", {start.broken} broken files" if start.broken else "") + f"; jobs: {start.jobs}")
 
-    def result(self, scenario: Scenario, outcome: Outcome) -> None:
+    def scenario_finished(self, scenario: Scenario, outcome: Outcome) -> None:
         """One finished scenario: remembered for the end, shown as progress."""
         self.done += 1
         if outcome.status in UNEXPECTED:
@@ -73,8 +74,9 @@ class Console:
         else:
             self.say(MARKS.get(outcome.status, "?"), end="\n" if self.done % 80 == 0 else "")
 
-    def finish(self, document: dict, broken: list[ScenarioError], interrupted: bool) -> None:
+    def run_finished(self, end: Finished) -> list[str]:
         """Failures in rulebook order, skip reasons, failing clauses, broken files, the summary."""
+        document = end.document
         self.say()
         if not self.quiet:
             for scenario, outcome in sorted(self.failures, key=lambda f: (part_order(part(f[0])), f[0].id)):
@@ -89,11 +91,12 @@ class Console:
         failing = Counter(c for s, _ in self.failures for c in s.clauses)
         if failing:
             self.say("failing clauses: " + ", ".join(f"{c} ({n})" for c, n in sorted(failing.items())))
-        for exc in broken:
+        for exc in end.broken:
             self.say(self.paint(f"broken scenario file: {exc}", "error"))
         self.say(render_summary(document))
         run = document["run"]
         if not run.get("complete", True):
-            why = "interrupted" if interrupted else "stopped early"
+            why = "interrupted" if end.interrupted else "stopped early"
             self.say(self.paint(f"INCOMPLETE: {why}; {run.get('ran')} of {run.get('selected')} scenarios ran",
                                 "fail"))
+        return []
