@@ -9,7 +9,12 @@ from baobei_ref.actions import *  # noqa: F403 - every action class is public AP
 from baobei_ref.actions import Action, action_from_json
 from baobei_ref.cards import Catalog
 from baobei_ref.errors import RuleError
-from baobei_ref.game import Game
+from baobei_ref.game import Game, default_catalog, default_params
+from baobei_ref.playout import CHANCE
+from baobei_ref.readings import unknown_readings
 from baobei_ref.state import Decision, Event, State
 
-__all__ = ["Action", "Catalog", "Decision", "Event", "Game", "RuleError", "State", "action_from_json"]
+# The reference's public surface, with the actions' module: what the conformance tool may import from it
+# (tests/test_architecture.py names the few modules that need more, and why).
+__all__ = ["CHANCE", "Action", "Catalog", "Decision", "Event", "Game", "RuleError", "State", "action_from_json",
+           "default_catalog", "default_params", "unknown_readings"]

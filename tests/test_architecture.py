@@ -1,9 +1,9 @@
 """The judge's layering, read from the source with ``ast`` (nothing is imported to check it).
 
-Nodes of the import graph: each subpackage of ``conformance/`` (dsl, runner, protocol, report, fuzz) is one
-node, and each top-level module (cli, harness, scenario, results, ...) is a node of its own:
-one "root" node would merge the command line with the scenario loader, and every package that loads
-scenarios would form a cycle with the command line that runs it. Every import counts, at the top of a
+Nodes of the import graph: each subpackage of ``conformance/`` (engines, files, suite, dsl, runner, protocol,
+harness, results, reporters, report, fuzz, cli, ...) is one node, and each top-level module left (signals,
+options, the pytest plugin) is a node of its own: the packages are layers, so a cycle between two of them is a
+module in the wrong home. Every import counts, at the top of a
 module, inside a function or under ``TYPE_CHECKING``: a dependency deferred is still a dependency.
 """
 
@@ -29,7 +29,7 @@ RUNS_THE_REFERENCE = {
     "baobei_conform.cli.trace": "`trace`: a seeded reference game action by action, replayed on an engine",
 }
 # Never the reference, not even through another module: what a scenario expects comes from the spec.
-NEVER_THE_REFERENCE = ("baobei_conform.dsl", "baobei_conform.suite.scenario")
+NEVER_THE_REFERENCE = ("baobei_conform.dsl", "baobei_conform.suite")
 # The mutation tool (tools/mutate.py, tools/mutants/): a development tool of the checkout, never installed. What of
 # the judge it uses to run the suite on each mutant: the loader and the public entry points of the runner.
 MUTATION_TOOL = REPO / "tools" / "mutants"
@@ -190,6 +190,54 @@ def test_only_the_listed_modules_run_the_reference():
     assert not unlisted, f"these modules of the judge import {REFERENCE}; list them with the reason: {unlisted}"
     stale = [name for name in listed if not any((m + ".").startswith(name + ".") for m in importers)]
     assert not stale, f"listed as running the reference but no longer importing it: {stale}"
+
+
+# The reference's public surface: the names its package exports (baobei_ref/__init__.py's __all__) and its actions'
+# module. The modules of the judge that need more of it, and why; every other module keeps to the surface.
+REFERENCE_SURFACE = ("baobei_ref", "baobei_ref.actions")
+NEEDS_THE_INTERNALS = {
+    "baobei_conform.engines.reference": "the adapter: the reference as an engine, its rule variants (rules.Variant)",
+    "baobei_conform.fuzz.policy": "plays as a player who knows the rules: the claims a pluck allows, the powers' "
+                                  "targets, a round's total",
+}
+
+
+def _exports(module: str) -> set[str]:
+    """The names ``module`` declares public: its ``__all__`` (literal strings; a starred entry names none)."""
+    for node in ast.walk(ast.parse(modules()[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return {e.value for e in getattr(node.value, "elts", []) if isinstance(e, ast.Constant)}
+    return set()
+
+
+def internal_imports(module: str) -> list[tuple[str, int]]:
+    """``(what, line)`` of every import of the reference by ``module`` beyond its public surface."""
+    public = _exports(REFERENCE) | {"actions"}
+    actions = modules()["baobei_ref.actions"].read_text(encoding="utf-8")
+    found = []
+    for node in ast.walk(ast.parse(modules()[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names
+                      if a.name.split(".")[0] == REFERENCE and a.name not in REFERENCE_SURFACE]
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == REFERENCE:
+            if node.module not in REFERENCE_SURFACE:
+                found.append((node.module, node.lineno))
+            elif node.module == REFERENCE:
+                found += [(f"{REFERENCE}.{a.name}", node.lineno) for a in node.names
+                          if a.name not in public and f"class {a.name}(" not in actions]
+    return found
+
+
+def test_outside_the_adapter_the_judge_keeps_to_the_reference_public_surface():
+    judge = [m for m in modules() if m.startswith(JUDGE + ".")]
+    beyond = {m: internal_imports(m) for m in judge if internal_imports(m)}
+    offending = [f"{_where(m, line)} imports {what}" for m, found in beyond.items() if m not in NEEDS_THE_INTERNALS
+                 for what, line in found]
+    assert not offending, ("import these from baobei_ref (its __all__), or name the module in NEEDS_THE_INTERNALS "
+                           f"with the reason: {offending}")
+    stale = set(NEEDS_THE_INTERNALS) - set(beyond)
+    assert not stale, f"named in NEEDS_THE_INTERNALS but keeping to the surface: {stale}"
+    assert {"Game", "RuleError", "CHANCE", "default_params"} <= _exports(REFERENCE)  # the walk reads the surface
 
 
 def test_one_run_function_makes_the_results_documents():

@@ -31,8 +31,7 @@ from baobei_conform.harness.run import Selection, load_suite, run_suite
 from baobei_conform.options import default_suite
 from baobei_conform.suite.scenario import Scenario
 from baobei_conform.table import Faces, text
-from baobei_ref import Game, RuleError
-from baobei_ref.playout import CHANCE
+from baobei_ref import CHANCE, Game, RuleError
 from baobei_spec import Ruling, default_spec
 
 SCHEMA = "baobei-rulings/1"

@@ -26,10 +26,7 @@ from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.policy import choose
 from baobei_conform.options import positive
 from baobei_conform.runner.diff import ABSENT, first_leaf
-from baobei_ref import Game
-from baobei_ref.game import default_params
-from baobei_ref.playout import CHANCE
-from baobei_ref.readings import unknown_readings
+from baobei_ref import CHANCE, Game, default_params, unknown_readings
 from baobei_spec.contract import action_key, compared_events
 
 BAO_PERCENT = 4  # the policy's eagerness to call BAO (the goldens' value)

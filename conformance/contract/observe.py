@@ -19,8 +19,7 @@ from baobei_conform.fuzz.choices import Seeded
 from baobei_conform.fuzz.policy import choose, example, near_miss
 from baobei_conform.runner.run import run_scenario
 from baobei_conform.suite.scenario import Scenario
-from baobei_ref import Game, RuleError, action_from_json
-from baobei_ref.playout import CHANCE
+from baobei_ref import CHANCE, Game, RuleError, action_from_json
 from baobei_spec import default_spec
 from baobei_spec.conditions import Json, Step, turn_before
 

@@ -25,9 +25,8 @@ from baobei_conform.runner import agreement
 from baobei_conform.runner.diff import first_difference
 from baobei_conform.runner.driver import Run, checked, drive_all
 from baobei_conform.runner.run import StepFailed, resolve_shuffle
-from baobei_ref import Game, RuleError, action_from_json
+from baobei_ref import Game, RuleError, action_from_json, default_catalog
 from baobei_ref.actions import Action, ChooseFirstPlayer, Shuffle
-from baobei_ref.game import default_catalog
 from baobei_spec.contract import action_key
 
 MAX_ACTIONS = 5000  # per example, a safety net: games run to their end
