@@ -334,3 +334,12 @@ def test_one_position_builder_and_one_validator():
     assert not {t for t in spec_imports if t.split(".")[0] in (REFERENCE, JUDGE)}, "the spec imports no code of ours"
     for user in ("baobei_ref.game", "baobei_conform.dsl.compile", "baobei_ref.setup"):
         assert "baobei_spec.position" in imports(user), user
+
+
+def test_every_package_folder_is_installed():
+    """A subpackage missing from pyproject.toml's list works in the checkout and is absent from ``pip install .``."""
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join((name, *init.parent.relative_to(folder).parts))
+             for name, folder in package_dirs().items() for init in folder.rglob("__init__.py")}
+    assert {"baobei_conform.reporters", "baobei_conform.cli"} <= found  # the walk sees the subpackages
+    assert not found - listed, f"list these packages in pyproject.toml: {sorted(found - listed)}"
