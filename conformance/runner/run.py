@@ -32,7 +32,7 @@ class Outcome:
     raw: str = ""  # the offending raw line, for protocol errors
     cause: str = ""  # for errors: timeout | crash | protocol (the harness's circuit breaker counts the first two)
     seconds: float = 0.0
-    state: dict | None = None  # the engine's state at a failing expect step (diffed against the reference's)
+    state: dict | None = None  # the engine's state at a failing expect or agreement step (drawn beside the reference's)
     check: str = ""  # for a failure: rule (a written expectation) | agreement (a difference from the reference)
 
 
@@ -248,10 +248,18 @@ class Agreeing:
                 failed = StepFailed(f"agree {differs.kind}" + (f" (the reference's events cite {', '.join(cited)})"
                                                               if cited else ""),
                                     f"{differs.path}: {differs.shown(differs.reference)}",
-                                    f"{differs.path}: {differs.shown(differs.engine)}", check="agreement")
-                failed.line, failed.events = step["line"], ref_events or []
+                                    f"{differs.path}: {differs.shown(differs.engine)}", check="agreement",
+                                    state=results[reads] if isinstance(results[reads], dict) else None)
+                # What the engine showed there (the reference's events go with the failure's context).
+                failed.line, failed.events = step["line"], _events(results[applied]) if applied is not None else []
                 return failed
         return None
+
+
+def _events(result) -> list:
+    """The events of an ``apply`` result the engine answered ([] for a refusal or a failed call)."""
+    answered = isinstance(result, tuple) and result[1] is None and isinstance(result[0], list)
+    return result[0] if answered else []
 
 
 def _answer(result) -> bool:
