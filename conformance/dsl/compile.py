@@ -11,7 +11,7 @@ must get, the state unchanged) and ``expect`` (a check). Steps of an ``under R-0
 from __future__ import annotations
 
 from functools import cache
-from typing import cast
+from typing import Any, cast
 
 from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, SetupState, ShuffleSpecies, Statement, Under
 from baobei_conform.dsl.errors import ScenarioError
@@ -27,13 +27,15 @@ from baobei_spec.position import (
     check_reachable,
 )
 
+Step = dict[str, Any]  # a compiled step: JSON (spec/schemas/steps.schema.json)
+
 
 @cache
 def _spec_rules() -> PositionRules:
     return PositionRules.from_spec(default_spec())
 
 
-def _rules(overrides: dict) -> PositionRules:
+def _rules(overrides: dict[str, Any]) -> PositionRules:
     """What the position may hold under the setup's rule-parameter and card-value overrides."""
     if not overrides:
         return _spec_rules()
@@ -51,7 +53,7 @@ def _place(stmt: Setup, path: str) -> tuple[int, int]:
     return stmt.places.get(key, (stmt.line, 1))
 
 
-def _setup_step(stmt: Setup) -> dict:
+def _setup_step(stmt: Setup) -> Step:
     """The setup step: the position the block describes (``baobei_spec.position``, the one builder) and its overrides.
     A block that names no position of the game is an error at its item's line; so is one no game reaches, unless it
     says ``unreachable: "why"`` (the scenario lists those reasons: ``Scenario.unreachable``)."""
@@ -78,13 +80,13 @@ def _setup_step(stmt: Setup) -> dict:
         line, column = stmt.places["unreachable"]
         raise ScenarioError("unreachable: says why the position must be one no game reaches", line=line,
                             column=column)
-    step = {"op": "setup", "line": stmt.line, "state": state}
+    step: Step = {"op": "setup", "line": stmt.line, "state": state}
     if overrides:
         step["params"] = overrides
     return step
 
 
-def _state_step(stmt: SetupState) -> dict:
+def _state_step(stmt: SetupState) -> Step:
     """``setup raw JSON``: the state as written, once the one validator (``check_position``) takes it for a position
     of the game; one it refuses is an error at its line."""
     try:
@@ -94,8 +96,8 @@ def _state_step(stmt: SetupState) -> dict:
     return {"op": "setup", "line": stmt.line, "state": stmt.state}
 
 
-def _steps(statements: list[Statement]) -> list[dict]:
-    steps: list[dict] = []
+def _steps(statements: list[Statement]) -> list[Step]:
+    steps: list[Step] = []
     for stmt in statements:
         if isinstance(stmt, Under):
             steps += [{**step, "under": [stmt.ruling, *stmt.readings]} for step in _steps(list(stmt.statements))]
@@ -117,7 +119,7 @@ def _steps(statements: list[Statement]) -> list[dict]:
     return steps
 
 
-def compile_script(statements: list[Statement]) -> list[dict]:
+def compile_script(statements: list[Statement]) -> list[Step]:
     """The JSON steps of a parsed script, which must start the game."""
     steps = _steps(statements)
     if steps and steps[0]["op"] not in ("setup", "new_game"):
