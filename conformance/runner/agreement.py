@@ -8,10 +8,12 @@ function returns the first ``Disagreement`` or None.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from baobei_conform.runner.diff import ABSENT, first_difference, first_leaf
+from baobei_spec.conditions import Json
 from baobei_spec.contract import action_key, compared_events
 
 CHANCE = ("deal", "recycle", "first_player")  # decisions of chance: nobody lists their outcomes
@@ -38,7 +40,7 @@ def _leaf(kind: str, reference: Any, engine: Any, path: str, message: str) -> Di
     return Disagreement(kind, where or "$", left, right, message)
 
 
-def state(reference: dict, engine: Any) -> Disagreement | None:
+def state(reference: Json, engine: Any) -> Disagreement | None:
     """The canonical states: the pending decision first (``pending``), then the rest (``state``)."""
     if engine is reference or engine == reference:
         return None
@@ -48,14 +50,14 @@ def state(reference: dict, engine: Any) -> Disagreement | None:
     return _leaf("state", reference, engine, "$", first_difference(reference, engine))
 
 
-def view(player: int, reference: dict, engine: Any) -> Disagreement | None:
+def view(player: int, reference: Json, engine: Any) -> Disagreement | None:
     if engine is reference or engine == reference:
         return None
     return _leaf("view", reference, engine, f"$.view[p{player}]",
                  f"p{player}'s view: " + first_difference(reference, engine))
 
 
-def events(reference: list[dict], engine: Any) -> Disagreement | None:
+def events(reference: list[Json], engine: Any) -> Disagreement | None:
     """The events of one action, in order, each by ``compared_event``."""
     listed = engine if isinstance(engine, list) else []
     ours, theirs = compared_events(reference), compared_events([e if isinstance(e, dict) else {} for e in listed])
@@ -71,7 +73,7 @@ def events(reference: list[dict], engine: Any) -> Disagreement | None:
     return Disagreement("events", "$.events.length", len(reference), len(listed), message)
 
 
-def legal_actions(reference: list[dict], engine: Any) -> Disagreement | None:
+def legal_actions(reference: list[Json], engine: Any) -> Disagreement | None:
     """The legal actions as sets; the first one only one side lists."""
     want = {action_key(a): a for a in reference}
     got = {action_key(a): a for a in engine} if isinstance(engine, list) else {}
@@ -86,7 +88,25 @@ def legal_actions(reference: list[dict], engine: Any) -> Disagreement | None:
                         if missing else engine, f"legal_actions omits {missing[:3]}")
 
 
-def listed(game) -> list[dict] | None:
+class _Decision(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+
+class _Action(Protocol):
+    def to_json(self) -> Json: ...
+
+
+class Playing(Protocol):
+    """What ``listed`` reads of the reference's game (the judge's runner never imports the reference)."""
+
+    @property
+    def pending(self) -> _Decision: ...
+
+    def legal_actions(self) -> Sequence[_Action]: ...
+
+
+def listed(game: Playing) -> list[Json] | None:
     """The reference game's legal actions as compared (JSON), or None where they are not: a decision of chance
     (nobody lists its outcomes), none listed, or more than ``LEGAL_LIST_LIMIT``."""
     if game.pending.kind in CHANCE:
@@ -95,5 +115,5 @@ def listed(game) -> list[dict] | None:
     return [a.to_json() for a in legal] if 0 < len(legal) <= LEGAL_LIST_LIMIT else None
 
 
-def _key(event: dict) -> tuple:
+def _key(event: Json) -> tuple[object, object, object]:
     return event.get("kind"), event.get("player"), event.get("clause")

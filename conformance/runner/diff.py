@@ -52,7 +52,7 @@ def diff(expected: object, actual: object, path: str = "") -> list[str]:
     return out
 
 
-def first_leaf(a, b, path: str = "") -> tuple[str, object, object] | None:
+def first_leaf(a: object, b: object, path: str = "") -> tuple[str, object, object] | None:
     """The first place (keys in the first value's order, then the second's others; arrays by index when of one
     length) where two JSON values differ, with both sides' values there (``ABSENT`` for a key only one side has);
     None when they are equal."""
@@ -69,7 +69,7 @@ def first_leaf(a, b, path: str = "") -> tuple[str, object, object] | None:
     return None if a == b else (path, a, b)
 
 
-def first_difference(a, b, path: str = "") -> str:
+def first_difference(a: object, b: object, path: str = "") -> str:
     """Where two JSON values first differ, as a readable path."""
     where, left, right = first_leaf(a, b, path) or (path, a, b)
     if left is ABSENT or right is ABSENT:

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterable
 from typing import Any, NamedTuple, TypeVar
 
-from baobei_conform.engine_api import Call, Engine, EngineProblem
+from baobei_conform.engine_api import Call, Engine, EngineProblem, Results
 
 T = TypeVar("T")
 
@@ -32,7 +32,7 @@ class Batch(NamedTuple):
     more: bool = False
 
 
-Run = Generator[Batch, list, T]  # yields batches of calls, is sent their results, returns its verdict
+Run = Generator[Batch, Results, T]  # yields batches of calls, is sent their results, returns its verdict
 Done = Callable[[Hashable, Any, float], bool]  # (key, verdict, seconds) -> go on
 
 DEPTH = 16  # runs in flight on an engine that works apart
@@ -44,11 +44,11 @@ class _Flight:
 
     __slots__ = ("key", "run", "count", "seconds")
 
-    def __init__(self, key: Hashable, run: Run) -> None:
+    def __init__(self, key: Hashable, run: Run[Any]) -> None:
         self.key, self.run, self.count, self.seconds = key, run, 0, 0.0
 
 
-def drive(runs: Iterable[tuple[Hashable, Run]], engine: Engine, done: Done,
+def drive(runs: Iterable[tuple[Hashable, Run[Any]]], engine: Engine, done: Done,
           depth: int | None = None, group: int | None = None) -> list[Hashable]:
     """Drive ``runs`` (key, run) on ``engine`` until all have returned; ``done`` gets each verdict as it comes.
 
@@ -65,7 +65,7 @@ def drive(runs: Iterable[tuple[Hashable, Run]], engine: Engine, done: Done,
     exhausted = False
     holding: _Flight | None = None  # the run whose next batch must go out before any other run starts
 
-    def advance(flight: _Flight, results: list | None) -> bool:
+    def advance(flight: _Flight, results: Results | None) -> bool:
         """Hand the run its results (None: start it); queue its next batch, or record its verdict."""
         nonlocal live, holding
         clock = time.perf_counter()
@@ -122,11 +122,11 @@ def drive(runs: Iterable[tuple[Hashable, Run]], engine: Engine, done: Done,
 class _Unsent:
     """The ticket of calls the engine did not take (it broke): each of them holds the problem."""
 
-    def __init__(self, results: list) -> None:
+    def __init__(self, results: Results) -> None:
         self.results = results
 
 
-def _send(engine: Engine, batches: list[tuple[_Flight, list[Call]]], flying: deque) -> None:
+def _send(engine: Engine, batches: list[tuple[_Flight, list[Call]]], flying: deque[tuple[Any, list[_Flight]]]) -> None:
     calls = [call for _, batch in batches for call in batch]
     try:
         ticket: Any = engine.send(calls)
@@ -135,22 +135,27 @@ def _send(engine: Engine, batches: list[tuple[_Flight, list[Call]]], flying: deq
     flying.append((ticket, [flight for flight, _ in batches]))
 
 
-def _collect(engine: Engine, ticket: Any) -> list:
+def _collect(engine: Engine, ticket: Any) -> Results:
     return ticket.results if isinstance(ticket, _Unsent) else engine.collect(ticket)
 
 
 def run_one(run: Run[T], engine: Engine) -> T:
     """Drive a single run to its verdict (what a caller with one scenario or one check wants)."""
-    verdicts: list = []
-    drive([(0, run)], engine, lambda key, verdict, seconds: verdicts.append(verdict) or True)
+    verdicts: list[T] = []
+
+    def done(key: Hashable, verdict: T, seconds: float) -> bool:
+        verdicts.append(verdict)
+        return True
+
+    drive([(0, run)], engine, done)
     return verdicts[0]
 
 
-def checked(calls: list[Call], judge: Callable[[list], None]) -> Run[None]:
+def checked(calls: list[Call], judge: Callable[[Results], None]) -> Run[None]:
     """A run of one batch: ``judge`` gets its results (the fuzzer's per-action checks)."""
     judge((yield Batch(calls)))
 
 
-def drive_all(runs: Iterable[Run], engine: Engine) -> None:
+def drive_all(runs: Iterable[Run[Any]], engine: Engine) -> None:
     """Drive runs whose verdicts nobody keeps (they judge by raising)."""
     drive(enumerate(runs), engine, lambda key, verdict, seconds: True)

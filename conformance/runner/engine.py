@@ -6,19 +6,20 @@ import dataclasses
 from collections.abc import Sequence
 
 from baobei_conform.commands import CAPABILITIES
-from baobei_conform.engine_api import Call, Engine, run_calls
+from baobei_conform.engine_api import Call, Engine, Results, run_calls
 from baobei_ref import Catalog, Game, RuleError, action_from_json
 from baobei_ref.game import default_catalog, default_params
 from baobei_ref.rules import Variant
 from baobei_spec import Params
+from baobei_spec.conditions import Json
 
 
-def params_with(overrides: dict | None, params: Params | None = None) -> Params:
+def params_with(overrides: Json | None, params: Params | None = None) -> Params:
     """Rule parameters with a scenario's overrides (e.g. a lower threshold)."""
     return (params or default_params()).with_overrides(overrides)
 
 
-def params_to_json(params=None, catalog=None) -> dict:
+def params_to_json(params: Params | None = None, catalog: Catalog | None = None) -> Json:
     """The rule parameters as the handshake sends them: catalog, hand sizes, thresholds, ..."""
     params = params or default_params()
     catalog = catalog or default_catalog()
@@ -39,12 +40,12 @@ def params_to_json(params=None, catalog=None) -> dict:
     }
 
 
-def catalog_from_json(entries: list[dict]) -> Catalog:
+def catalog_from_json(entries: list[Json]) -> Catalog:
     """The catalog the handshake (or a setup override) describes."""
     return Catalog.from_entries([(c["species"], c["family"], c["value"], c["power"], c["count"]) for c in entries])
 
 
-def params_from_json(data: dict):
+def params_from_json(data: Json) -> tuple[Params, Catalog]:
     """(Params, Catalog) from the handshake's parameters."""
     catalog = catalog_from_json(data["catalog"])
     params = Params(
@@ -79,19 +80,19 @@ class ReferenceEngine(Engine):
         self.catalog = default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
-    def send(self, calls: list[Call]) -> list:
+    def send(self, calls: list[Call]) -> Results:
         return run_calls(self, calls)
 
-    def collect(self, ticket: list) -> list:
+    def collect(self, ticket: Results) -> Results:
         return ticket
 
-    def configure(self, params: dict | None) -> None:
+    def configure(self, params: Json | None) -> None:
         """Adopt the handshake's rule parameters."""
         if params:
-            params, self.catalog = params_from_json(params)
-            self.params = dataclasses.replace(params, rulings=self.rulings)
+            played, self.catalog = params_from_json(params)
+            self.params = dataclasses.replace(played, rulings=self.rulings)
 
-    def setup(self, state: dict, params: dict | None) -> None:
+    def setup(self, state: Json, params: Json | None) -> None:
         catalog = self.catalog
         if params and "catalog" in params:  # card values overridden for this position
             params = dict(params)
@@ -109,20 +110,26 @@ class ReferenceEngine(Engine):
             return exc.code
         return None
 
-    def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
+    def apply(self, action: Json) -> tuple[list[Json] | None, str | None]:
         try:
-            events = self.game.apply(action_from_json(action))
+            events = self._game().apply(action_from_json(action))
         except RuleError as exc:
             if exc.clause:
                 self.refusals.append(exc.clause)
             return None, exc.code
         return [e.to_json() for e in events], None
 
-    def state(self) -> dict:
-        return self.game.to_json()
+    def state(self) -> Json:
+        return self._game().to_json()
 
-    def view(self, player: int) -> dict:
-        return self.game.view(player)
+    def view(self, player: int) -> Json:
+        return self._game().view(player)
 
-    def legal_actions(self) -> list[dict]:
-        return [a.to_json() for a in self.game.legal_actions()]
+    def legal_actions(self) -> list[Json]:
+        return [a.to_json() for a in self._game().legal_actions()]
+
+    def _game(self) -> Game:
+        """The game a call plays on; a call before any game (the server refuses one, NEEDS_GAME) is an error."""
+        if self.game is None:
+            raise RuntimeError("no game yet: start one with setup or new_game")
+        return self.game

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
+from typing import Any
 
 from baobei_conform.runner.diff import diff
+from baobei_spec.conditions import Json
 from baobei_spec.contract import action_key, compared_events, contract
 
 READ_WITH = ("events", "views", "legal_actions")  # fields compared only with an engine announcing that capability
@@ -35,7 +37,7 @@ def compared_fields(capabilities: Collection[str]) -> tuple[list[str], list[str]
     return compared, other
 
 
-def differences(reference: dict, engine: dict, capabilities: Collection[str]) -> list[str]:
+def differences(reference: Json, engine: Json, capabilities: Collection[str]) -> list[str]:
     """Each compared leaf where the engine's observation differs from the reference's, ``path: reference -> engine``
     (empty: they agree)."""
     lines = diff(reference["state"], engine["state"], "state")
@@ -51,7 +53,7 @@ def differences(reference: dict, engine: dict, capabilities: Collection[str]) ->
     return lines
 
 
-def legal_differences(reference: list, engine) -> list[str]:
+def legal_differences(reference: list[Json], engine: object) -> list[str]:
     """The actions only one side lists (legal actions are a set: ``action_key`` is an action's identity)."""
     if not isinstance(engine, list):
         return [f"legal_actions: {len(reference)} actions -> {json.dumps(engine)}"]
@@ -60,13 +62,13 @@ def legal_differences(reference: list, engine) -> list[str]:
             + [f"legal_actions: (not listed) -> {_text(got[k])}" for k in sorted(got.keys() - want.keys())])
 
 
-def informational_differences(reference: list, engine: list) -> list[str]:
+def informational_differences(reference: list[Json], engine: list[Any]) -> list[str]:
     """Where the events' informational keys (``also``, ``ruling``) differ, events paired in order."""
     keys = contract().informational
-    def kept(events: list) -> list[dict]:
+    def kept(events: list[Any]) -> list[Json]:
         return [{k: e[k] for k in keys if k in e} if isinstance(e, dict) else {} for e in events or []]
     return diff(kept(reference), kept(engine)[:len(reference or [])], "events")
 
 
-def _text(action) -> str:
+def _text(action: object) -> str:
     return json.dumps(action, sort_keys=True, ensure_ascii=False)
