@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
+from baobei_conform.engine_api import Engine
 from baobei_conform.runner.diff import first_difference
-from baobei_conform.runner.engine import Engine, ReferenceEngine
+from baobei_conform.runner.engine import ReferenceEngine
 
 TABLE = """\
 setup
