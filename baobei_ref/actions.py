@@ -192,7 +192,7 @@ def action_from_json(data: Any) -> Action:
     for name in field_names(cls):
         value = data[name]
         if cls is SimultaneousPlucks:
-            value = tuple(Pluck(c["player"], _tupled(c["targets"])) for c in value)  # type: ignore[arg-type]
+            value = tuple(Pluck(c["player"], tuple((owner, slot) for owner, slot in c["targets"])) for c in value)
         kwargs[name] = _tupled(value)
     return cls(**kwargs)
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from baobei_ref.cards import Catalog
 from baobei_ref.owed import owed, rebuild
 from baobei_ref.state import Decision, State
 from baobei_spec import Params
 from baobei_spec.position import PositionRules
+from baobei_spec.position.decision import DecisionData
 
 if TYPE_CHECKING:
     from baobei_ref.game import Game
@@ -124,7 +125,8 @@ def state_from_json(new_game: Callable[..., Game], data: dict[str, Any], params:
     s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])
     s.moved = set(data["moved"])
     p = data["pending"]
-    s.pending = Decision(p["kind"], p["player"], tuple(p["players"]), dict(p["data"]))
+    # check_position took the data for its kind's fields (baobei_spec.position.decision.DATA) before
+    s.pending = Decision(p["kind"], p["player"], tuple(p["players"]), cast(DecisionData, dict(p["data"])))
     s.winner = data["winner"]
     rebuild(s, data)
     return g
