@@ -10,15 +10,18 @@ after every action are the protocol's and the fuzzer's bulk; building them slot 
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
+
+import orjson
 
 from baobei_ref.cards import Catalog
 from baobei_ref.owed import owed, rebuild
 from baobei_ref.state import Decision, State
 from baobei_spec import Params
-from baobei_spec.position import PositionRules
+from baobei_spec.position import PositionRules, check_position
 from baobei_spec.position.decision import DecisionData
 
 if TYPE_CHECKING:
@@ -96,6 +99,31 @@ def position_rules(params: Params, catalog: Catalog) -> PositionRules:
         _RULES.clear()
     _RULES[key] = (params, catalog, rules)
     return rules
+
+
+_CHECKED: dict[bytes, PositionRules] = {}  # the last states found to be positions (their JSON text) -> under what
+_CHECKED_KEPT = 8
+_CHECKED_LOCK = threading.Lock()
+
+
+def check_once(data: Any, rules: PositionRules) -> None:
+    """``check_position``, not repeated for one of the last few states it passed under the same rules: the
+    conformance harness sets every scenario's position up twice, on the engine and on the reference it holds the
+    engine's answers to (a pure check of the JSON text: a state that differs in any byte is checked)."""
+    try:
+        key: bytes | None = orjson.dumps(data)
+    except TypeError:  # what is no JSON orjson writes (a key that is no string): checked, never remembered
+        key = None
+    if key is not None:
+        known = _CHECKED.get(key)
+        if known is rules or (known is not None and known == rules):
+            return
+    check_position(data, rules)
+    if key is not None:
+        with _CHECKED_LOCK:
+            if len(_CHECKED) >= _CHECKED_KEPT:
+                del _CHECKED[next(iter(_CHECKED))]
+            _CHECKED[key] = rules
 
 
 def _slots(zone: list[dict[str, str] | None]) -> list[str | None]:

@@ -218,7 +218,7 @@ class Game:
         RuleError ``malformed_state`` naming the field and why; ``to_json()`` gives an accepted state back."""
         params, catalog = params or default_params(), catalog or default_catalog()
         try:
-            check_position(data, canonical.position_rules(params, catalog))
+            canonical.check_once(data, canonical.position_rules(params, catalog))
         except MalformedState as exc:
             raise RuleError("malformed_state", str(exc)) from None
         return canonical.state_from_json(partial(cls, variants=variants), data, params, catalog)

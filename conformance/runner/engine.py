@@ -59,6 +59,12 @@ def params_from_json(data: Json) -> tuple[Params, Catalog]:
     return params, catalog
 
 
+def _with_rulings(params: Params, rulings: dict[str, str]) -> Params:
+    """``params`` reading the rulings so; the same object when it already does (what a position may hold is built
+    once per parameters object: a new one per engine, twice per scenario with agreement, cost as much again)."""
+    return params if params.rulings == rulings else dataclasses.replace(params, rulings=rulings)
+
+
 class ReferenceEngine(Engine):
     """The reference interpreter, in process: each call is answered when it is sent."""
 
@@ -76,7 +82,7 @@ class ReferenceEngine(Engine):
         self.variants = tuple(variants)
         self.rulings = dict(readings or {})
         self.readings = dict(self.rulings) if declare else {}
-        self.params = dataclasses.replace(params or default_params(), rulings=self.rulings)
+        self.params = _with_rulings(params or default_params(), self.rulings)
         self.catalog = default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
@@ -89,8 +95,8 @@ class ReferenceEngine(Engine):
     def configure(self, params: Json | None) -> None:
         """Adopt the handshake's rule parameters."""
         if params:
-            played, self.catalog = params_from_json(params)
-            self.params = dataclasses.replace(played, rulings=self.rulings)
+            params, self.catalog = params_from_json(params)
+            self.params = _with_rulings(params, self.rulings)
 
     def setup(self, state: Json, params: Json | None) -> None:
         catalog = self.catalog

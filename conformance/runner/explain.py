@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TextIO
 
 from baobei_conform.engine_api import Engine
+from baobei_conform.runner.agreement import compared_fields, differences, informational_differences
 from baobei_conform.runner.context import DIFF_LIMIT, engine_diff, reference_context
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.observed import compared_fields, differences, informational_differences
 from baobei_conform.runner.run import Outcome
 from baobei_conform.runner.walk import Walked, observe, walk
 from baobei_conform.scenario import Scenario
@@ -154,7 +154,7 @@ def explain(scenario: Scenario, engine: Engine, spec: Spec, out: TextIO, screen:
                         print(f"     also: {', '.join(e['also'])}", file=out)
                     if e.get("ruling") in spec.rulings:
                         print(f"     ruling {e['ruling']}: {spec.rulings[e['ruling']].ruling}", file=out)
-            elif step["op"] in ("reject", "expect"):
+            elif step["op"] in ("reject", "replay", "expect"):
                 print("  ok", file=out)
             drawing.show(out, [("", walked)])
     except OSError:
@@ -225,7 +225,7 @@ def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out: TextIO, sc
                  viewer: int | None = None) -> bool:
     """Run one scenario on the engine and on the reference (following the engine's declared readings); print each
     step with both sides' events, and after every action the fields the contract compares that differ, with both
-    values (runner/observed.py: the fuzzer's definition), the informational ones apart. A step is marked only where
+    values (runner/agreement.py: the one comparison), the informational ones apart. A step is marked only where
     a compared field differs. With a ``screen``, both tables after every action, what differs marked (``viewer``:
     both views of that player). True when the engine goes through and agrees with the reference at every step."""
     drawing = _Drawing(scenario, spec, screen, viewer)

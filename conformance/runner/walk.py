@@ -39,7 +39,7 @@ class Walked:
         return self.step["op"] in ACTIONS
 
     def observation(self) -> Json:
-        """What the engine showed after the step, as the published expectations write it (runner/observed.py
+        """What the engine showed after the step, as the published expectations write it (runner/agreement.py
         compares two): ``state``, ``events``, ``views`` (player as a decimal string -> view), ``legal_actions``."""
         return {"state": self.state, "events": self.events,
                 "views": {str(p): self.views[p] for p in sorted(self.views)}, "legal_actions": self.legal}
@@ -54,10 +54,11 @@ def walk(steps: list[Json], engine: Engine, viewers: Iterable[int] = (), everyth
     actions too, after every action (``observe``)."""
     viewers = tuple(viewers)
     state: Json | None = None
+    history: list[tuple] = []  # the changes sent so far, for a ``replay``
     for group in groups(steps_for(steps, engine_readings(engine))):
         passed: list[tuple[Json, list[Json]]] = []
         try:
-            run_steps(group, engine, trace=partial(_passed, passed))
+            run_steps(group, engine, trace=partial(_passed, passed), history=history)
         except Exception:
             if passed:
                 yield from _walked(group, passed, _state(engine), {}, whole=False)

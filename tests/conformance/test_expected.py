@@ -15,8 +15,8 @@ from referencing import Registry, Resource
 
 from baobei_conform.cli import main
 from baobei_conform.expected import OBSERVED, comparison
+from baobei_conform.runner.agreement import differences
 from baobei_conform.runner.engine import ReferenceEngine
-from baobei_conform.runner.observed import differences
 from baobei_conform.runner.walk import observe
 from baobei_conform.scenario import scenario_files
 from baobei_scenarios import SUITE_ROOT
