@@ -162,8 +162,9 @@ def _under_count(check: Json, state: Json) -> Verdict:
 
 @kind("under")
 def _under(check: Json, state: Json) -> Verdict:
-    actual = sorted(str(species(c)) for c in state["under"])
-    return actual == sorted(check["species"]), " ".join(sorted(check["species"])), " ".join(actual)
+    """In the state's order: the order the cards were slid under the pile, the first first (docs/protocol.md)."""
+    actual, wanted = [str(species(c)) for c in state["under"]], check["species"]
+    return actual == wanted, " ".join(wanted), " ".join(actual)
 
 
 @kind("round_table")
