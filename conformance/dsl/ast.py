@@ -56,6 +56,13 @@ class Reject:
 
 
 @dataclass(frozen=True)
+class Replay:
+    """``replay``: the same actions from the same start must give the same state (the fuzzer's determinism)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Check:
     """What must hold: ``what`` names the check (see steps.schema.json), ``args`` its operands."""
 
@@ -76,7 +83,7 @@ class Under:
     line: int
     ruling: str
     readings: tuple[str, ...]
-    statements: tuple[Act | Reject | Expect, ...]
+    statements: tuple[Act | Reject | Replay | Expect, ...]
 
 
-Statement = Setup | SetupState | NewGame | Act | Reject | Expect | Under
+Statement = Setup | SetupState | NewGame | Act | Reject | Replay | Expect | Under

@@ -3,7 +3,8 @@
 Steps (``spec/schemas/steps.schema.json``), each with the script ``line`` it comes from:
 ``setup`` (a canonical state, optional ``params`` overrides), ``new_game``, ``apply`` (an action),
 ``shuffle`` (a chance outcome by species, top first), ``reject`` (an action and the error code it
-must get, the state unchanged) and ``expect`` (a check). Steps of an ``under R-05 A`` block carry
+must get, the state unchanged), ``replay`` (the start and every action since sent again: the same state)
+and ``expect`` (a check). Steps of an ``under R-05 A`` block carry
 ``"under": ["R-05", "A", ...]``: they run only when the engine follows one of those readings
 (conformance/variants.py).
 """
@@ -13,7 +14,18 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, cast
 
-from baobei_conform.dsl.ast import Act, Expect, NewGame, Reject, Setup, SetupState, ShuffleSpecies, Statement, Under
+from baobei_conform.dsl.ast import (
+    Act,
+    Expect,
+    NewGame,
+    Reject,
+    Replay,
+    Setup,
+    SetupState,
+    ShuffleSpecies,
+    Statement,
+    Under,
+)
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.overrides import rule_overrides
 from baobei_spec import default_spec
@@ -114,6 +126,8 @@ def _steps(statements: list[Statement]) -> list[Step]:
             steps.append({"op": "apply", "line": stmt.line, "action": stmt.action})
         elif isinstance(stmt, Reject):
             steps.append({"op": "reject", "line": stmt.line, "code": stmt.code, "action": stmt.action})
+        elif isinstance(stmt, Replay):
+            steps.append({"op": "replay", "line": stmt.line})
         elif isinstance(stmt, Expect):
             steps.append({"op": "expect", "line": stmt.line, "check": {"what": stmt.check.what, **stmt.check.args}})
     return steps
@@ -124,4 +138,18 @@ def compile_script(statements: list[Statement]) -> list[Step]:
     steps = _steps(statements)
     if steps and steps[0]["op"] not in ("setup", "new_game"):
         raise ScenarioError("a script starts with 'setup' or 'new game N players'", line=steps[0]["line"], column=1)
+    _replays_something(steps)
     return steps
+
+
+def _replays_something(steps: list[dict]) -> None:
+    """A ``replay`` needs an action since the start to play again (one right after it compares nothing)."""
+    played = False
+    for step in steps:
+        if step["op"] in ("setup", "new_game"):
+            played = False
+        elif step["op"] in ("apply", "shuffle"):
+            played = True
+        elif step["op"] == "replay" and not played:
+            raise ScenarioError("'replay' plays the actions since the start again, but none was played yet",
+                                line=step["line"], column=1)

@@ -18,6 +18,7 @@ from baobei_conform.dsl.ast import (
     Expect,
     NewGame,
     Reject,
+    Replay,
     Setup,
     SetupState,
     ShuffleSpecies,
@@ -175,6 +176,9 @@ class ToAst(Transformer[Token, list[Statement]]):
 
     def reject(self, meta: Meta, c: list[Any]) -> Reject:
         return Reject(meta.line, str(c[0]), c[1])
+
+    def replay(self, meta, c):
+        return Replay(meta.line)
 
     # An action's statement is a form of the one statement <-> action table (statements.py), built by
     # ``__default__``; these are the statements made of parts.

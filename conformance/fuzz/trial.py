@@ -240,6 +240,7 @@ class Trial:
                 if probe is not None and (refusal := self._refusal(ref, probe)) is not None:
                     yield self._probe(probe, *refusal, ref.to_json())
             drive_all(checks(), self.engine)
+            self._replay_whole()  # determinism too: a problem of it is tightened like any other
         self._guarded(run)
 
     def _guarded(self, run) -> None:
@@ -516,7 +517,7 @@ class Trial:
             where = f"action {refused[0] + 1} was refused" if refused else first_difference(
                 self.final, _value(results[-1]))
             self._found(compare.Problem("determinism", "replaying the same actions from the same start gave "
-                                                       f"another game: {where}"))
+                                                       f"another game: {where}", ["replay"]))
         back = self.engine.batch([("setup", self.final, (start.step or {}).get("params")), ("state",)])
         self._set_up_again(self.final, _value(back[1]))
 

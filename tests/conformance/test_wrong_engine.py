@@ -5,6 +5,7 @@ reference (issue 22 item 1) holds it to."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import subprocess
@@ -20,7 +21,7 @@ from baobei_conform.scenario import load_scenario, scenario_files
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "examples" / "wrong_engine" / "engine.py"
 sys.path.insert(0, str(ENGINE.parent))
-from engine import BUGS, MISREADINGS, SHOWN, WrongEngine  # noqa: E402
+from engine import AGAIN, BUGS, MISREADINGS, SHOWN, WrongEngine  # noqa: E402
 
 
 def _sp(card: str) -> str:
@@ -150,7 +151,7 @@ def _scenarios() -> dict:
 
 def test_every_representation_misreading_has_a_scenario_and_cites_the_contract():
     assert set(SHOWS_IN) == set(SHOWN) and len(SHOWN) >= 8
-    assert set(MISREADINGS) == set(BUGS) | set(SHOWN) and not set(BUGS) & set(SHOWN)
+    assert set(MISREADINGS) == set(BUGS) | set(SHOWN) | set(AGAIN) and not set(BUGS) & set(SHOWN)
     for name, (misreading, clauses) in SHOWN.items():
         assert "spec/contract.yaml" in (type(misreading).__doc__ or ""), f"{name} cites no point of the contract"
         assert clauses and SHOWS_IN[name][0] in _scenarios()
@@ -173,6 +174,23 @@ def test_a_representation_misreading_changes_only_what_it_says_and_reads_itself_
         again = WrongEngine([], [SHOWN[bug][0]])
         again.setup(step["state"], _scenarios()[scenario].steps[0].get("params"))
         assert again.state() == step["state"]
+
+
+REPLAYED_IN = {"setup_again_keeps_the_played_game": "turn-same-actions-from-the-same-start-give-the-same-game"}
+
+
+@pytest.mark.parametrize("bug", sorted(AGAIN))
+def test_a_determinism_misreading_plays_right_once_and_fails_at_the_replay(bug):
+    """Every first play is the reference's (agreement holds up to the replay); the scenario fails at its first
+    ``replay``, and without its replays it passes: only the same actions played again show the misreading."""
+    scenario = _scenarios()[REPLAYED_IN[bug]]
+    replays = [s["line"] for s in scenario.steps if s["op"] == "replay"]
+    outcome = run_scenario(scenario, WrongEngine([], [AGAIN[bug][0]]), agree=True)
+    assert (outcome.status, outcome.check, outcome.line) == ("fail", "rule", scenario.file_line(replays[0]))
+    assert outcome.message.startswith("the replay: action 1 was refused")
+    once = dataclasses.replace(scenario, steps=[s for s in scenario.steps if s["op"] != "replay"])
+    assert run_scenario(once, WrongEngine([], [AGAIN[bug][0]]), agree=True).status == "pass"
+    assert set(REPLAYED_IN) == set(AGAIN)
 
 
 def _agreement() -> bool:
