@@ -172,10 +172,12 @@ def view(g: Game, player: int) -> dict[str, Any]:
 
     decision = g.pending
     pending = decision.to_json()
-    pending["data"] = {
-        k: v for k, v in pending["data"].items()
-        if k not in ("card", "cards") or (decision.player == player and k == "cards" and decision.kind == "shoebill")
-    }
+    if "card" in decision.data or "cards" in decision.data:  # else the decision's data as the state shows it
+        pending["data"] = {
+            k: v for k, v in decision.data.items()
+            if k not in ("card", "cards")
+            or (decision.player == player and k == "cards" and decision.kind == "shoebill")
+        }
     return {
         "player": player,
         "players": list(s.players),
