@@ -33,7 +33,7 @@ from baobei_ref.readings import reading_variants, unknown_readings
 from baobei_ref.rules import Answer, AnswerKey, Legal, Rules, Step, Variant
 from baobei_ref.state import Decision, Event, State
 from baobei_spec import Params, default_spec
-from baobei_spec.position import MalformedState, check_position
+from baobei_spec.position import MalformedState
 from baobei_spec.position.decision import DecisionData
 
 # Steps of the agenda and answers to decisions, gathered from the part modules (one rule, one place).

@@ -29,6 +29,7 @@ from baobei_conform.dsl.ast import (
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_conform.dsl.overrides import rule_overrides
 from baobei_spec import default_spec
+from baobei_spec.conditions import Json
 from baobei_spec.position import (
     MalformedState,
     PositionRules,
@@ -142,7 +143,7 @@ def compile_script(statements: list[Statement]) -> list[Step]:
     return steps
 
 
-def _replays_something(steps: list[dict]) -> None:
+def _replays_something(steps: list[Json]) -> None:
     """A ``replay`` needs an action since the start to play again (one right after it compares nothing)."""
     played = False
     for step in steps:

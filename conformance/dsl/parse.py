@@ -177,7 +177,7 @@ class ToAst(Transformer[Token, list[Statement]]):
     def reject(self, meta: Meta, c: list[Any]) -> Reject:
         return Reject(meta.line, str(c[0]), c[1])
 
-    def replay(self, meta, c):
+    def replay(self, meta: Meta, c: list[Any]) -> Replay:
         return Replay(meta.line)
 
     # An action's statement is a form of the one statement <-> action table (statements.py), built by

@@ -12,11 +12,12 @@ from ``true``/``1`` (over stdio the schema has already refused a number for a bo
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from baobei_conform.runner.diff import ABSENT, diff, first_difference, leaves, shown
+from baobei_spec.conditions import Json
 from baobei_spec.contract import action_key, compared_events, contract
 
 CHANCE = ("deal", "recycle", "first_player")  # decisions of chance: nobody lists their outcomes
@@ -50,7 +51,7 @@ def _leaves(kind: str, reference: Any, engine: Any, path: str, message: str) -> 
         yield Disagreement(kind, where, left, right, message)
 
 
-def state_differences(reference: dict, engine: Any) -> Iterator[Disagreement]:
+def state_differences(reference: Json, engine: Any) -> Iterator[Disagreement]:
     """The canonical states: the pending decision's leaves first (``pending``), then the rest's (``state``)."""
     if engine is reference or engine == reference:
         return
@@ -59,18 +60,18 @@ def state_differences(reference: dict, engine: Any) -> Iterator[Disagreement]:
         yield Disagreement("state", "state", reference, engine, message)
         return
     yield from _leaves("pending", reference.get("pending"), engine.get("pending", ABSENT), "state.pending", message)
-    rest = ({k: v for k, v in side.items() if k != "pending"} for side in (reference, engine))
-    yield from _leaves("state", *rest, "state", message)
+    ours, theirs = ({k: v for k, v in side.items() if k != "pending"} for side in (reference, engine))
+    yield from _leaves("state", ours, theirs, "state", message)
 
 
-def view_differences(player: int, reference: dict, engine: Any) -> Iterator[Disagreement]:
+def view_differences(player: int, reference: Json, engine: Any) -> Iterator[Disagreement]:
     if engine is reference or engine == reference:
         return
     yield from _leaves("view", reference, engine, f"views.p{player}",
                        f"p{player}'s view: " + first_difference(reference, engine))
 
 
-def event_differences(reference: list[dict], engine: Any) -> Iterator[Disagreement]:
+def event_differences(reference: list[Json], engine: Any) -> Iterator[Disagreement]:
     """The events of one action, in order, each by ``compared_event``; an event only one side has is one leaf."""
     if engine is reference or engine == reference:  # the informational keys too: the common case, at C speed
         return
@@ -92,7 +93,7 @@ def event_differences(reference: list[dict], engine: Any) -> Iterator[Disagreeme
                            theirs[i] if i < len(theirs) else ABSENT, message)
 
 
-def legal_differences(reference: list[dict], engine: Any) -> Iterator[Disagreement]:
+def legal_differences(reference: list[Json], engine: Any) -> Iterator[Disagreement]:
     """The legal actions as sets: each action only the engine lists, then each only the reference lists."""
     if not isinstance(engine, list):
         yield Disagreement("legal_actions", "legal_actions", reference, engine, f"legal_actions is {engine!r}")
@@ -110,7 +111,7 @@ def legal_differences(reference: list[dict], engine: Any) -> Iterator[Disagreeme
         yield Disagreement("legal_actions", "legal_actions", action, ABSENT, message)
 
 
-def observation_differences(reference: dict, engine: dict, capabilities: Collection[str]
+def observation_differences(reference: Json, engine: Json, capabilities: Collection[str]
                             ) -> Iterator[Disagreement]:
     """Every compared leaf where two observations (``Walked.observation``: ``state``, ``events``, ``views``
     player as a decimal string -> view, ``legal_actions``; the published expectations) differ, in ``KINDS``
@@ -127,24 +128,24 @@ def observation_differences(reference: dict, engine: dict, capabilities: Collect
         yield from legal_differences(reference["legal_actions"], engine["legal_actions"])
 
 
-def differences(reference: dict, engine: dict, capabilities: Collection[str]) -> list[str]:
+def differences(reference: Json, engine: Json, capabilities: Collection[str]) -> list[str]:
     """Each compared leaf where the observations differ, ``path: reference -> engine`` (empty: they agree)."""
     return [d.line for d in observation_differences(reference, engine, capabilities)]
 
 
-def state(reference: dict, engine: Any) -> Disagreement | None:
+def state(reference: Json, engine: Any) -> Disagreement | None:
     return next(state_differences(reference, engine), None)
 
 
-def view(player: int, reference: dict, engine: Any) -> Disagreement | None:
+def view(player: int, reference: Json, engine: Any) -> Disagreement | None:
     return next(view_differences(player, reference, engine), None)
 
 
-def events(reference: list[dict], engine: Any) -> Disagreement | None:
+def events(reference: list[Json], engine: Any) -> Disagreement | None:
     return next(event_differences(reference, engine), None)
 
 
-def legal_actions(reference: list[dict], engine: Any) -> Disagreement | None:
+def legal_actions(reference: list[Json], engine: Any) -> Disagreement | None:
     return next(legal_differences(reference, engine), None)
 
 
@@ -164,11 +165,11 @@ def compared_fields(capabilities: Collection[str]) -> tuple[list[str], list[str]
     return compared, other
 
 
-def informational_differences(reference: list, engine: list) -> list[str]:
+def informational_differences(reference: list[Json], engine: list[Json]) -> list[str]:
     """Where the events' informational keys (``also``, ``ruling``) differ, events paired in order."""
     keys = contract().informational
 
-    def kept(events: list) -> list[dict]:
+    def kept(events: list[Json]) -> list[Json]:
         return [{k: e[k] for k in keys if k in e} if isinstance(e, dict) else {} for e in events or []]
     return diff(kept(reference), kept(engine)[:len(reference or [])], "events")
 

@@ -95,8 +95,8 @@ class ReferenceEngine(Engine):
     def configure(self, params: Json | None) -> None:
         """Adopt the handshake's rule parameters."""
         if params:
-            params, self.catalog = params_from_json(params)
-            self.params = _with_rulings(params, self.rulings)
+            played, self.catalog = params_from_json(params)
+            self.params = _with_rulings(played, self.rulings)
 
     def setup(self, state: Json, params: Json | None) -> None:
         catalog = self.catalog

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from baobei_conform.engine_api import Call, Engine, EngineCrashed, EngineProblem, EngineTimeout, Results, Unsupported
@@ -75,15 +74,16 @@ def resolve_shuffle(order: list[str], state: Json) -> list[str]:
     return chosen + left
 
 
-def run_steps(steps: list[dict], engine: Engine, trace=None, history: list[tuple] | None = None) -> list[dict]:
+def run_steps(steps: list[Json], engine: Engine, trace: Trace | None = None,
+              history: list[Call] | None = None) -> list[Json]:
     """Execute steps on ``engine`` (``steps_run`` driven alone); raise StepFailed (with ``.line``) at the first one
     that does not hold. Steps ``under`` a reading run only when the engine follows it (conformance/variants.py).
     ``history``: the changes sent before these steps (a run cut in parts: ``replay`` plays them again)."""
     return run_one(steps_run(steps_for(steps, engine_readings(engine)), trace, history=history), engine)
 
 
-def steps_run(steps: list[dict], trace=None, reference: Engine | None = None,
-              capabilities: Iterable[str] = (), history: list[tuple] | None = None) -> Run[list[dict]]:
+def steps_run(steps: list[Json], trace: Trace | None = None, reference: Engine | None = None,
+              capabilities: Iterable[str] = (), history: list[Call] | None = None) -> Run[list[Json]]:
     """The sans-IO run of steps (runner/driver.py): yields each run of steps' engine calls as one batch, judges
     their results; raises StepFailed (with ``.line``) at the first step that does not hold; returns the last events.
 
@@ -93,8 +93,8 @@ def steps_run(steps: list[dict], trace=None, reference: Engine | None = None,
     parameters), every action's answers are also held to agreement with the reference's (agreement.py, where the
     engine has the ``capabilities``); the written expectations are judged first: a disagreement fails the run only
     when they all hold, as the first one found (check ``agree KIND``)."""
-    events: list[dict] = []
-    head: list[dict] = []  # the resolved shuffle that opens the next run
+    events: list[Json] = []
+    head: list[Json] = []  # the resolved shuffle that opens the next run
     history = [] if history is None else history
     agreeing = Agreeing(reference, capabilities) if reference is not None else None
     for segment, shuffle in segments(steps):
@@ -155,15 +155,15 @@ def _resolved_shuffle(step: Json, state: Json) -> Json:
     return {**step, "op": "apply", "action": {"type": "shuffle", "order": order}}
 
 
-def plan_calls(steps: list[dict], history: list[tuple] | None = None) -> tuple[list[tuple], list[dict]]:
+def plan_calls(steps: list[Json], history: list[Call] | None = None) -> tuple[list[Call], list[Need]]:
     """The engine calls a run of steps needs, in order, and where each step finds its answers.
 
     The state is fetched once between two actions: expectations only read it. ``history`` (kept up to date): the
     table's changes since the start, the setup or new game and every action, which a ``replay`` sends again.
     """
     history = [] if history is None else history
-    calls: list[tuple] = []
-    where: list[dict] = []
+    calls: list[Call] = []
+    where: list[Need] = []
     state_at: int | None = None
 
     def call(c: Call) -> int:
@@ -174,21 +174,21 @@ def plan_calls(steps: list[dict], history: list[tuple] | None = None) -> tuple[l
         op = step["op"]
         need: Need = {}
         if op == "setup":
-            need["done"], state_at = call("setup", step["state"], step.get("params")), None
+            need["done"], state_at = call(("setup", step["state"], step.get("params"))), None
             history[:] = [calls[-1]]
         elif op == "new_game":
-            need["done"], state_at = call("new_game", step["players"]), None
+            need["done"], state_at = call(("new_game", step["players"])), None
             history[:] = [calls[-1]]
         elif op == "apply":
-            need["apply"], state_at = call("apply", step["action"]), None
+            need["apply"], state_at = call(("apply", step["action"])), None
             history.append(calls[-1])
         elif op == "replay":
-            need["before"] = state_at if state_at is not None else call("state")
+            need["before"] = state_at if state_at is not None else call(("state",))
             need["replay_from"] = len(calls)
             for change in history:
-                call(*change)
+                call(change)
             need["replay_to"] = len(calls)
-            need["after"] = state_at = call("state")
+            need["after"] = state_at = call(("state",))
         elif op == "reject":
             need["before"] = state_at if state_at is not None else call(("state",))
             need["apply"] = call(("apply", step["action"]))
@@ -210,16 +210,16 @@ class Agreeing:
     def __init__(self, reference: Engine, capabilities: Iterable[str]) -> None:
         self.reference, self.capabilities = reference, set(capabilities)
         # (action step, its apply call, the reference's observation, where the engine's reads are)
-        self.at: list[tuple[dict, int | None, dict, _Reads]] = []
+        self.at: list[tuple[Json, int | None, Json, Reads]] = []
         self.first: StepFailed | None = None
 
-    def plan(self, steps: list[dict], history: list[tuple]) -> tuple[list[tuple], list[dict]]:
+    def plan(self, steps: list[Json], history: list[Call]) -> tuple[list[Call], list[Need]]:
         """``plan_calls`` of each action with its checks, then the reads of the table after them (the checks leave
         it as it is): a read a check already made after the group's last change is not made again. The reference
         plays each group's changes at once (in process) and is read there: every player's view, the legal actions
         where they are listed (``agreement.listed``)."""
-        calls: list[tuple] = []
-        where: list[dict] = []
+        calls: list[Call] = []
+        where: list[Need] = []
         self.at = []
         for group in groups(steps):
             planned, needs_at = plan_calls(group, history)
@@ -253,7 +253,8 @@ class Agreeing:
                 self.first = found
                 return
 
-    def _differs(self, step: dict, applied: int | None, seen: dict, reads: tuple, results: list) -> StepFailed | None:
+    def _differs(self, step: Json, applied: int | None, seen: Json, reads: Reads,
+                 results: Results) -> StepFailed | None:
         """The first disagreement of the engine's answers after one action with the reference's observation."""
         state_at, views_at, legal_at = reads
         if not _answer(results[state_at]):
@@ -262,7 +263,8 @@ class Agreeing:
         if applied is None or not _answer(results[applied]):
             compared.discard("events")
         views = {p: results[i] for p, i in views_at.items() if _answer(results[i])}
-        shown = {"state": results[state_at], "events": results[applied][0] if "events" in compared else None,
+        shown = {"state": results[state_at],
+                 "events": results[applied][0] if applied is not None and "events" in compared else None,
                  "views": {str(p): v for p, v in views.items()},
                  "legal_actions": results[legal_at] if legal_at is not None else None}
         ours = {**seen, "views": {p: v for p, v in seen["views"].items() if int(p) in views},
@@ -274,22 +276,25 @@ class Agreeing:
         failed = StepFailed(f"agree {differs.kind}" + (f" (the reference's events cite {', '.join(cited)})"
                                                       if cited else ""),
                             f"{differs.path}: {differs.shown(differs.reference)}",
-                            f"{differs.path}: {differs.shown(differs.engine)}", check="agreement")
-        failed.line, failed.events = step["line"], seen["events"] or []
+                            f"{differs.path}: {differs.shown(differs.engine)}", check="agreement",
+                            state=results[state_at] if isinstance(results[state_at], dict) else None)
+        # What the engine showed there (the reference's events go with the failure's context).
+        failed.line, failed.events = step["line"], _events(results[applied]) if applied is not None else []
         return failed
 
 
 CHANGES = ("setup", "new_game", "apply")  # the calls that may change the table (a refused apply does not)
+Reads = tuple[int, dict[int, int], int | None]  # where the engine's state, views (by player), legal actions are
 
 
 class _Reads:
     """The engine's reads of the table after a group: one its checks made after the last change is used again."""
 
-    def __init__(self, calls: list[tuple], after: int) -> None:
+    def __init__(self, calls: list[Call], after: int) -> None:
         self.made = {calls[i]: i for i in range(after, len(calls))}  # reads only: the group's last change is before
         self.calls = calls
 
-    def at(self, call: tuple) -> int:
+    def at(self, call: Call) -> int:
         if call not in self.made:
             self.calls.append(call)
             self.made[call] = len(self.calls) - 1
@@ -365,7 +370,7 @@ def _judge(step: Json, need: Need, get: Callable[[int], Any], events: list[Json]
     raise StepFailed(f"unknown step {op!r}")
 
 
-def _judge_replay(need: dict, get) -> None:
+def _judge_replay(need: Need, get: Callable[[int], Any]) -> None:
     """``replay``: every change sent again is accepted and the state is the one before (the engine is
     deterministic: the same actions from the same start give the same state)."""
     before = get(need["before"])
@@ -387,7 +392,7 @@ def _shown(changed: list[str]) -> list[str]:
     return changed[:SHOWN_CHANGES] + ([f"... and {more} more"] if more > 0 else [])
 
 
-def _judge_new_game(step: dict, refused: str | None) -> None:
+def _judge_new_game(step: Json, refused: str | None) -> None:
     """``new game N players`` must be accepted; ``reject CODE: new game N players`` refused with CODE."""
     wanted = step.get("code")
     if wanted is None and refused:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from baobei_conform.engine_api import Engine
+from baobei_conform.engine_api import Call, Engine
 from baobei_conform.runner.checks import call_for
 from baobei_conform.runner.run import ACTIONS, groups, run_steps
 from baobei_conform.variants import engine_readings, steps_for
@@ -54,7 +54,7 @@ def walk(steps: list[Json], engine: Engine, viewers: Iterable[int] = (), everyth
     actions too, after every action (``observe``)."""
     viewers = tuple(viewers)
     state: Json | None = None
-    history: list[tuple] = []  # the changes sent so far, for a ``replay``
+    history: list[Call] = []  # the changes sent so far, for a ``replay``
     for group in groups(steps_for(steps, engine_readings(engine))):
         passed: list[tuple[Json, list[Json]]] = []
         try:
