@@ -164,11 +164,10 @@ def view(g: Game, player: int) -> dict[str, Any]:
     """What ``player`` may know under perfect memory (ruling R-27): cards they have seen keep their identity,
     every other hidden card is anonymous; deck and under-pile are counts."""
     s: State = g.state
-    faces = g.catalog.faces
-    known = {c for c, players in s.seen.items() if player in players}
+    faces, seen = g.catalog.faces, s.seen.get  # asked card by card: a state has seen far more cards than slots
 
     def slots(zone: list[str | None]) -> list[Face | dict[str, None] | None]:
-        return [faces[c] if c in known else None if c is None else HIDDEN for c in zone]
+        return [None if c is None else faces[c] if player in seen(c, ()) else HIDDEN for c in zone]
 
     decision = g.pending
     pending = decision.to_json()
@@ -189,7 +188,7 @@ def view(g: Game, player: int) -> dict[str, Any]:
         "discard": list(s.discard),
         "top": s.discard[-1] if s.discard else None,
         "under_count": len(s.under),
-        "drawn": s.drawn if s.drawn in known else None,
+        "drawn": s.drawn if s.drawn is not None and player in seen(s.drawn, ()) else None,
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
         "bao": s.bao,
         "shield": s.shield,

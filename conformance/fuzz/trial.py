@@ -477,8 +477,8 @@ class Trial:
         """What the engine's answers to one action get wrong, the reference's being right (what must agree:
         runner/agreement.py)."""
         problems = []
-        parted = compare.events_problem(events, engine_events) if self.events and engine_events is not events \
-            else None
+        parted = compare.events_problem(events, engine_events) if self.events and engine_events != events \
+            else None  # events equal as JSON agree on every compared field
         if parted is not None:
             problems.append(parted)
         if agreement.state(expected, state) is not None:

@@ -171,9 +171,9 @@ class StdioEngine(Engine):
             self.transcript.reply(self.tag, line)
         return line
 
-    def _receive(self, message: Json) -> tuple[Json, bool]:
+    def _receive(self, message: Json) -> tuple[Json, bytes]:
         """The reply to ``message``, read now: checked for JSON, the echoed seq, ``ok``
-        and (validating) the schema; and whether its line is plain (no text in it needs cleaning)."""
+        and (validating) the schema; and its line."""
         line = self._line(message)
         try:
             reply = decode(line)
@@ -197,7 +197,7 @@ class StdioEngine(Engine):
             said = reply["error"].get("message")  # the engine's own reason is kept for the skip report
             raise Unsupported(f"the engine does not support {message['cmd']!r}"
                               + (f": {clean(said, 500)}" if isinstance(said, str) and said else ""))
-        return reply, plain(line, MAX_TEXT)
+        return reply, line
 
     # --- requests ---
     def _prepare(self, message: Json) -> tuple[Json, bytes]:
@@ -219,8 +219,9 @@ class StdioEngine(Engine):
         self._running().write(data)
         return self._receive(message)[0]
 
-    def _result(self, message: Json, reply: Json, plain: bool = False) -> Any:
-        """What the runner gets from a reply: events or an error code for apply, the state, the view."""
+    def _result(self, message: Json, reply: Json, line: bytes) -> Any:
+        """What the runner gets from a reply: events or an error code for apply, the state, the view. ``line``: the
+        reply's own, whose events need no cleaning when it is plain (only an apply reply's line is scanned for it)."""
         cmd = message["cmd"]
         if cmd == "new_game" and not reply["ok"] and isinstance(_error(reply).get("code"), str):
             return clean(reply["error"]["code"], 200)  # a refused player count: the runner judges the code
@@ -237,7 +238,7 @@ class StdioEngine(Engine):
             if not isinstance(events, list):
                 raise self._problem(ProtocolError("the 'apply' reply's events are not a list", self.stderr(),
                                                   _dump(reply)))
-            return (events if plain else clean_value(events)), None
+            return (events if plain(line, MAX_TEXT) else clean_value(events)), None
         if not reply["ok"]:
             error = _error(reply)
             raise self._problem(ProtocolError(
