@@ -254,7 +254,8 @@ def test_a_signal_after_the_search_keeps_the_problem_unverified(tmp_path, signum
     one that sends it)."""
     script = tmp_path / "signalled.py"
     script.write_text(INTERRUPT_AT.format(signal=signal.Signals(signum).name, phase=phase), encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, str(script), "fuzz", "--derandomize", "--no-database", "--scenarios",
+    proc = subprocess.Popen([sys.executable, str(script), "fuzz", "--derandomize", "--no-database", "--max-examples",
+                             "5", "--scenarios",
                              str(suite(tmp_path, 5)), "--json", str(tmp_path / "fuzz.json"), "--", sys.executable,
                              *served(tmp_path, "bug:view_shows_own_cards")],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
