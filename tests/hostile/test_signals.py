@@ -276,8 +276,9 @@ def test_a_signal_after_the_search_keeps_the_problem_unverified(tmp_path, signum
 def test_a_listed_action_the_engine_refuses_is_a_problem_not_a_crash(tmp_path):
     """Without the reference the engine's own list drives the game: a listed draw it refuses is reported."""
     proc = subprocess.run([sys.executable, "-m", "baobei_conform", "fuzz", "--invariants-only", "--derandomize",
-                           "--no-database", "--budget", "30", "--scenarios", str(suite(tmp_path, 5)), "--json",
-                           str(tmp_path / "fuzz.json"), "--", sys.executable, *served(tmp_path, "refuses_listed")],
+                           "--no-database", "--budget", "30", "--max-examples", "5",
+                           "--scenarios", str(suite(tmp_path, 5)), "--json", str(tmp_path / "fuzz.json"), "--",
+                           sys.executable, *served(tmp_path, "refuses_listed")],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
