@@ -20,7 +20,8 @@ class Action:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": ACTION_NAMES[type(self)]}
         for name in field_names(type(self)):
-            data[name] = _jsonify(getattr(self, name))
+            value = getattr(self, name)
+            data[name] = value if value.__class__ in _PLAIN else _jsonify(value)  # most fields: a player, a slot
         return data
 
 
@@ -34,6 +35,9 @@ def field_names(cls: type[Action]) -> tuple[str, ...]:
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
     return names
+
+
+_PLAIN = frozenset({int, str, bool, type(None)})  # JSON as they are
 
 
 def _jsonify(value: object) -> object:
@@ -192,7 +196,7 @@ def action_from_json(data: Any) -> Action:
     for name in field_names(cls):
         value = data[name]
         if cls is SimultaneousPlucks:
-            value = tuple(Pluck(c["player"], _tupled(c["targets"])) for c in value)  # type: ignore[arg-type]
+            value = tuple(Pluck(c["player"], tuple((owner, slot) for owner, slot in c["targets"])) for c in value)
         kwargs[name] = _tupled(value)
     return cls(**kwargs)
 

@@ -10,15 +10,19 @@ after every action are the protocol's and the fuzzer's bulk; building them slot 
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+import orjson
 
 from baobei_ref.cards import Catalog
 from baobei_ref.owed import owed, rebuild
 from baobei_ref.state import Decision, State
 from baobei_spec import Params
-from baobei_spec.position import PositionRules
+from baobei_spec.position import PositionRules, check_position
+from baobei_spec.position.decision import DecisionData
 
 if TYPE_CHECKING:
     from baobei_ref.game import Game
@@ -97,6 +101,31 @@ def position_rules(params: Params, catalog: Catalog) -> PositionRules:
     return rules
 
 
+_CHECKED: dict[bytes, PositionRules] = {}  # the last states found to be positions (their JSON text) -> under what
+_CHECKED_KEPT = 8
+_CHECKED_LOCK = threading.Lock()
+
+
+def check_once(data: Any, rules: PositionRules) -> None:
+    """``check_position``, not repeated for one of the last few states it passed under the same rules: the
+    conformance harness sets every scenario's position up twice, on the engine and on the reference it holds the
+    engine's answers to (a pure check of the JSON text: a state that differs in any byte is checked)."""
+    try:
+        key: bytes | None = orjson.dumps(data)
+    except TypeError:  # what is no JSON orjson writes (a key that is no string): checked, never remembered
+        key = None
+    if key is not None:
+        known = _CHECKED.get(key)
+        if known is rules or (known is not None and known == rules):
+            return
+    check_position(data, rules)
+    if key is not None:
+        with _CHECKED_LOCK:
+            if len(_CHECKED) >= _CHECKED_KEPT:
+                del _CHECKED[next(iter(_CHECKED))]
+            _CHECKED[key] = rules
+
+
 def _slots(zone: list[dict[str, str] | None]) -> list[str | None]:
     return [None if c is None else c["card"] for c in zone]
 
@@ -124,7 +153,8 @@ def state_from_json(new_game: Callable[..., Game], data: dict[str, Any], params:
     s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])
     s.moved = set(data["moved"])
     p = data["pending"]
-    s.pending = Decision(p["kind"], p["player"], tuple(p["players"]), dict(p["data"]))
+    # check_position took the data for its kind's fields (baobei_spec.position.decision.DATA) before
+    s.pending = Decision(p["kind"], p["player"], tuple(p["players"]), cast(DecisionData, dict(p["data"])))
     s.winner = data["winner"]
     rebuild(s, data)
     return g
@@ -134,18 +164,19 @@ def view(g: Game, player: int) -> dict[str, Any]:
     """What ``player`` may know under perfect memory (ruling R-27): cards they have seen keep their identity,
     every other hidden card is anonymous; deck and under-pile are counts."""
     s: State = g.state
-    faces = g.catalog.faces
-    known = {c for c, players in s.seen.items() if player in players}
+    faces, seen = g.catalog.faces, s.seen.get  # asked card by card: a state has seen far more cards than slots
 
     def slots(zone: list[str | None]) -> list[Face | dict[str, None] | None]:
-        return [faces[c] if c in known else None if c is None else HIDDEN for c in zone]
+        return [None if c is None else faces[c] if player in seen(c, ()) else HIDDEN for c in zone]
 
     decision = g.pending
     pending = decision.to_json()
-    pending["data"] = {
-        k: v for k, v in pending["data"].items()
-        if k not in ("card", "cards") or (decision.player == player and k == "cards" and decision.kind == "shoebill")
-    }
+    if "card" in decision.data or "cards" in decision.data:  # else the decision's data as the state shows it
+        pending["data"] = {
+            k: v for k, v in decision.data.items()
+            if k not in ("card", "cards")
+            or (decision.player == player and k == "cards" and decision.kind == "shoebill")
+        }
     return {
         "player": player,
         "players": list(s.players),
@@ -157,7 +188,7 @@ def view(g: Game, player: int) -> dict[str, Any]:
         "discard": list(s.discard),
         "top": s.discard[-1] if s.discard else None,
         "under_count": len(s.under),
-        "drawn": s.drawn if s.drawn in known else None,
+        "drawn": s.drawn if s.drawn is not None and player in seen(s.drawn, ()) else None,
         "scores": {str(p): v for p, v in sorted(s.scores.items())},
         "bao": s.bao,
         "shield": s.shield,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache, partial
-from typing import Any
+from typing import Any, Unpack
 
 from baobei_ref import agenda, bao, canonical, deck, pluck, powers, scoring, turn
 from baobei_ref.actions import Action, CallBao, ChooseFirstPlayer, Shuffle, Target
@@ -33,7 +33,8 @@ from baobei_ref.readings import reading_variants, unknown_readings
 from baobei_ref.rules import Answer, AnswerKey, Legal, Rules, Step, Variant
 from baobei_ref.state import Decision, Event, State
 from baobei_spec import Params, default_spec
-from baobei_spec.position import MalformedState, check_position
+from baobei_spec.position import MalformedState
+from baobei_spec.position.decision import DecisionData
 
 # Steps of the agenda and answers to decisions, gathered from the part modules (one rule, one place).
 STEPS: dict[str, Step] = {}  # by the agenda step's name (baobei_ref.agenda), so a variant can replace one
@@ -166,7 +167,8 @@ class Game:
             _CHECKED_EVENTS.add(shape)
         self.events.append(Event(kind, clause, data, ruling, tuple(also)))
 
-    def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (), **data: Any) -> None:
+    def ask(self, kind: str, player: int | None = None, players: tuple[int, ...] = (),
+            **data: Unpack[DecisionData]) -> None:
         """Stop the agenda: the game now waits for this decision."""
         self.state.pending = Decision(kind, player, players, data)
 
@@ -216,7 +218,7 @@ class Game:
         RuleError ``malformed_state`` naming the field and why; ``to_json()`` gives an accepted state back."""
         params, catalog = params or default_params(), catalog or default_catalog()
         try:
-            check_position(data, canonical.position_rules(params, catalog))
+            canonical.check_once(data, canonical.position_rules(params, catalog))
         except MalformedState as exc:
             raise RuleError("malformed_state", str(exc)) from None
         return canonical.state_from_json(partial(cls, variants=variants), data, params, catalog)

@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from baobei_ref import agenda, deck, zones
 from baobei_ref.actions import Action, CloseWindow, Gift, Place, Pluck, SimultaneousPlucks, Target
@@ -268,7 +269,36 @@ def place(g: Game, owner: int, slot: int, card: str, by: int, clause: str) -> No
 
 
 # --- legal actions ----------------------------------------------------------------------------
-class Claims(Sequence[Pluck]):
+T = TypeVar("T")
+
+
+class Built(Sequence[T]):
+    """A sequence whose members are built only when read (``_at``, an index from 0): choosing one of thousands of
+    claims does not build them all; a slice builds the members it takes."""
+
+    size: int
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return [self._at(j) for j in range(*i.indices(self.size))]
+        if not -self.size <= i < self.size:
+            raise IndexError(i)
+        return self._at(i % self.size)
+
+    @abstractmethod
+    def _at(self, i: int) -> T: ...
+
+
+class Claims(Built[Pluck]):
     """Every valid claim of one player, computed on demand (ruling R-10).
 
     Singles on any target; double plucks on any ordered pair of different targets when the player
@@ -282,13 +312,7 @@ class Claims(Sequence[Pluck]):
         n = len(targets)
         self.size = n + (n * (n - 1) if doubles else 0)
 
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, i: int) -> Pluck:  # type: ignore[override]  # slices are never taken
-        if not -self.size <= i < self.size:
-            raise IndexError(i)
-        i %= self.size
+    def _at(self, i: int) -> Pluck:
         n = len(self.targets)
         if i < n:
             return Pluck(self.player, (self.targets[i],))
@@ -297,20 +321,14 @@ class Claims(Sequence[Pluck]):
         return Pluck(self.player, (self.targets[first], self.targets[second]))
 
 
-class Chain(Sequence[Action]):
+class Chain(Built[Action]):
     """Several sequences read as one."""
 
     def __init__(self, *parts: Sequence[Action]) -> None:
         self.parts = [p for p in parts if len(p)]
         self.size = sum(len(p) for p in self.parts)
 
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, i: int) -> Action:  # type: ignore[override]  # slices are never taken
-        if not -self.size <= i < self.size:
-            raise IndexError(i)
-        i %= self.size
+    def _at(self, i: int) -> Action:
         for part in self.parts:
             if i < len(part):
                 return part[i]

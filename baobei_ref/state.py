@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from baobei_ref.actions import Target
 from baobei_ref.agenda import Step
+from baobei_spec.position.decision import DecisionData
 
 Shield = Literal["none", "armed", "active"]  # no BAO | called, no rival modification yet | protecting (4.2)
 
@@ -20,13 +21,14 @@ class Decision:
     """What the game waits for: a decision ``kind`` of the spec vocabulary, who decides, and what it is about.
 
     ``player`` is None for chance outcomes and for a reaction window, where ``players`` lists who
-    may claim. ``data`` holds JSON-ready details (the reference card, the rival of a gift...).
+    may claim. ``data`` holds JSON-ready details (the reference card, the rival of a gift...): the fields
+    ``baobei_spec.position.decision.DATA`` gives its kind.
     """
 
     kind: str
     player: int | None = None
     players: tuple[int, ...] = ()
-    data: dict[str, Any] = field(default_factory=dict)
+    data: DecisionData = field(default_factory=lambda: DecisionData())
 
     @property
     def decider(self) -> int:

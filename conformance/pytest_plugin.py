@@ -137,10 +137,10 @@ class ScenarioItem(pytest.Item):
             raise ScenarioFailed(describe_failure(self.scenario, outcome, default_spec(),
                                                   self.config.getoption("baobei_lang")))
 
-    def repr_failure(self, excinfo):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):
         if isinstance(excinfo.value, ScenarioFailed):
             return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
         return self.path, 0, f"scenario {self.scenario.id}"
@@ -154,7 +154,7 @@ class BrokenScenario(pytest.Item):
     def runtest(self):
         raise ScenarioFailed(str(self.error))
 
-    def repr_failure(self, excinfo):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         return str(excinfo.value)
 
     def reportinfo(self):

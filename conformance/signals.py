@@ -17,8 +17,8 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 
-CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as a shell reports it
-WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as a shell reports it
+WORDS: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 _received: list[int] = []  # the first signal that came while handled
 _hooks: list[Callable[[], None]] = []  # run at the first signal, the latest registered first

@@ -373,8 +373,8 @@ def _run(args: argparse.Namespace, given: list[str], command: list[str] | None, 
         print(f"baobei-conform: no scenario selected ({looked}"
               + (f"; {len(broken)} do not load" if broken else "") + (", selection: " + " ".join(given)
               if any((args.id, args.clause, args.faq, args.tag, shard)) else "") + ")", file=sys.stderr)
-        for exc in broken:
-            print(exc, file=sys.stderr)
+        for error in broken:
+            print(error, file=sys.stderr)
         return 2
     spec = default_spec()
     engine_info: dict = {"command": described}

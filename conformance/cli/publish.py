@@ -102,8 +102,8 @@ def compile_command(args: argparse.Namespace) -> int:
         errors = compile_suite(paths, args.out, args.expected)
     except OSError as exc:  # a full disk
         return print_problems("compile", [unwritten("--out", args.out, exc)])
-    for exc in errors:
-        print(exc, file=sys.stderr)
+    for error in errors:
+        print(error, file=sys.stderr)
     if errors:
         print(f"{len(errors)} scenario files do not compile{' or run on the reference' if args.expected else ''}; "
               "nothing written", file=sys.stderr)

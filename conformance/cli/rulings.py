@@ -22,6 +22,7 @@ import json
 import random
 import statistics
 import sys
+from typing import Any
 
 from baobei_conform.cli import review
 from baobei_conform.engines.reference import ReferenceEngine
@@ -37,7 +38,7 @@ from baobei_spec import Ruling, default_spec
 SCHEMA = "baobei-rulings/1"
 # The random-play budget: fixed, so two runs (and two branches) compare. BAO is called at the end of a
 # turn with a small chance only, or rounds end before any recycle and part 7 is never reached.
-BUDGET = {"games": 60, "seed": 0, "max_actions": 3000, "bao_chance": 0.02, "witness": WITNESS_BUDGET}
+BUDGET: dict[str, Any] = {"games": 60, "seed": 0, "max_actions": 3000, "bao_chance": 0.02, "witness": WITNESS_BUDGET}
 
 
 def verdicts(scenarios: list[Scenario], rulings: dict[str, str]) -> dict[str, str]:
@@ -105,7 +106,7 @@ def impact(scenarios: list[Scenario], budget: dict | None = None, cache: dict | 
     budget = budget or BUDGET
     cache = read_cache() if cache is None else cache
     baseline = verdicts(scenarios, {})
-    rulings = []
+    rulings: list[dict[str, Any]] = []
     for r in default_spec().rulings.values():
         rulings.append({
             "id": r.id, "status": r.status, "question": r.question, "adopted": r.adopted, "clauses": list(r.clauses),
@@ -205,8 +206,8 @@ def rulings_command(args) -> int:
         print(f"baobei-conform rulings: {exc}", file=sys.stderr)
         return 2
     scenarios, broken = load_suite(paths, Selection())
-    for exc in broken:
-        print(exc, file=sys.stderr)
+    for error in broken:
+        print(error, file=sys.stderr)
     budget = {**BUDGET, "games": args.games,
               "witness": {**BUDGET["witness"], "max_examples": args.witness_examples, "seconds": args.witness_seconds}}
     doc = impact(scenarios, budget, {} if args.search else read_cache())
@@ -215,7 +216,11 @@ def rulings_command(args) -> int:
         print(document, end="")
     else:
         print(render(doc))
-    writes = [("--json", target, lambda: write_atomic(target, document)),
+    def write_json() -> None:
+        if target is not None:  # write_each calls it only then
+            write_atomic(target, document)
+
+    writes = [("--json", target, write_json),
               ("--review", args.review, lambda: review.write_packet(args.review, doc, scenarios, engines))]
     if print_problems("rulings", write_each(writes)):
         return 2

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.engines.reference import Engine, ReferenceEngine
+from baobei_conform.engines.api import Engine
+from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.diff import first_difference
 
 TABLE = """\

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from baobei_conform.dsl.ast import Action
 from baobei_spec import default_spec
 
 
@@ -17,11 +18,11 @@ def _fields(kind: str) -> tuple[str, ...]:
     return tuple(default_spec().vocabulary.actions[kind])
 
 
-def _json(value):
+def _json(value: object) -> object:
     return [_json(v) for v in value] if isinstance(value, tuple | list) else value
 
 
-def action(kind: str, *values) -> dict:
+def action(kind: str, *values: object) -> Action:
     """The wire form of a ``kind`` action whose fields, in the vocabulary's order, hold ``values``."""
     fields = _fields(kind)
     if len(values) != len(fields):
@@ -29,6 +30,6 @@ def action(kind: str, *values) -> dict:
     return {"type": kind, **{name: _json(value) for name, value in zip(fields, values, strict=True)}}
 
 
-def claims(plucks: list[dict]) -> dict:
+def claims(plucks: list[Action]) -> Action:
     """Simultaneous claims: each pluck's fields without its type (docs/protocol.md, simultaneous_plucks)."""
     return action("simultaneous_plucks", [{k: v for k, v in p.items() if k != "type"} for p in plucks])

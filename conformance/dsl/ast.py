@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-Action = dict  # an action in its wire form (docs/protocol.md), built by dsl/actions.py
+Action = dict[str, Any]  # an action in its wire form (docs/protocol.md), built by dsl/actions.py
 
 
 @dataclass(frozen=True)
@@ -12,7 +13,7 @@ class Setup:
     """An exact table: zones by species, deck, discard, ... (``baobei_spec.position.SetupOptions``)."""
 
     line: int
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
     # an item's key (``zones.1`` for p1's zone) -> its (line, column) in the script, where its errors point
     places: dict[str, tuple[int, int]] = field(default_factory=dict)
 
@@ -55,11 +56,18 @@ class Reject:
 
 
 @dataclass(frozen=True)
+class Replay:
+    """``replay``: the same actions from the same start must give the same state (the fuzzer's determinism)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Check:
     """What must hold: ``what`` names the check (see steps.schema.json), ``args`` its operands."""
 
     what: str
-    args: dict
+    args: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -75,7 +83,7 @@ class Under:
     line: int
     ruling: str
     readings: tuple[str, ...]
-    statements: tuple[Act | Reject | Expect, ...]
+    statements: tuple[Act | Reject | Replay | Expect, ...]
 
 
-Statement = Setup | SetupState | NewGame | Act | Reject | Expect | Under
+Statement = Setup | SetupState | NewGame | Act | Reject | Replay | Expect | Under

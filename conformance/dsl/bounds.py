@@ -55,7 +55,7 @@ class _Bounds:
         if value < low or (high is not None and value > high):
             self.fail(what, token)
 
-    def walk(self, node: Tree, deliberate: bool = False, seats: int = 0) -> None:
+    def walk(self, node: Tree[Token], deliberate: bool = False, seats: int = 0) -> None:
         """``deliberate``: inside a statement whose point may be what cannot exist (a ``reject``, ``not legal``);
         ``seats``: the zones of the setup block being walked."""
         if node.data == "setup":
@@ -67,7 +67,7 @@ class _Bounds:
             elif child.type in ("INT", "SIGNED_INT", "PLAYER", "TARGET"):
                 self.token(node, child, deliberate, seats)
 
-    def token(self, node: Tree, token: Token, deliberate: bool, seats: int) -> None:
+    def token(self, node: Tree[Token], token: Token, deliberate: bool, seats: int) -> None:
         wide = max(_digits(token), key=len)
         if len(wide) > MAX_DIGITS:
             return self.fail(f"a number of {len(wide)} digits (at most {MAX_DIGITS})", token)
@@ -117,7 +117,7 @@ class _Bounds:
                       f"refused ('reject malformed_action: new game {value} players')", token)
 
 
-def number_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
+def number_problems(tree: Tree[Token], spec: Spec) -> list[tuple[str, Token]]:
     """(message, token) for every number of a parse tree out of its bounds."""
     bounds = _Bounds(spec)
     bounds.walk(tree)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 
 
-def nearest(value: str, known) -> str:
+def nearest(value: str, known: Iterable[str]) -> str:
     """``; nearest: a, b`` with the closest known names, or nothing when none is close."""
     close = difflib.get_close_matches(value, list(known), n=3, cutoff=0.5)
     return f"; nearest: {', '.join(close)}" if close else ""

@@ -21,6 +21,9 @@ SLOT_RULES = frozenset({"take", "keep", "gift", "place", "initial_peek"})
 DEFINING = frozenset({"zone"})
 
 
+Known = dict[str, tuple[str, frozenset[str]]]  # token type -> (what it names, the valid names)
+
+
 class _Table:
     """The seats a script set up and the most slots each zone can have after ``actions`` actions.
 
@@ -38,7 +41,7 @@ class _Table:
         return start if self.exact else max(start, self.largest_hand) + self.actions
 
 
-def _known(spec: Spec) -> dict[str, tuple[str, frozenset[str]]]:
+def _known(spec: Spec) -> Known:
     """Token type -> (what it names, the valid names), built once per spec."""
     cached = _KNOWN.get(id(spec))
     if cached is None or cached[0] is not spec:
@@ -53,32 +56,38 @@ def _known(spec: Spec) -> dict[str, tuple[str, frozenset[str]]]:
     return cached[1]
 
 
-_KNOWN: dict[int, tuple[Spec, dict]] = {}  # by id: a Spec holds dicts, so it is not hashable
+_KNOWN: dict[int, tuple[Spec, Known]] = {}  # by id: a Spec holds dicts, so it is not hashable
 
 
-def name_problems(tree: Tree, spec: Spec) -> list[tuple[str, Token]]:
+def name_problems(tree: Tree[Token], spec: Spec) -> list[tuple[str, Token]]:
     """(message, token) for every unknown name, absent player or impossible slot in a parse tree."""
     known = _known(spec)
     largest_hand = max([*spec.params.hand_size.values(), *spec.params.decisive_hand_size.values()], default=0)
     problems: list[tuple[str, Token]] = []
     table: _Table | None = None
-    for stmt in tree.children:
+    for stmt in _subtrees(tree):
         if stmt.data == "setup":
-            zones = {int(z.children[0][1:]): len(z.children) - 1 for z in stmt.children if z.data == "zone"}
+            zones = {int(str(z.children[0])[1:]): len(z.children) - 1 for z in _subtrees(stmt) if z.data == "zone"}
             table = _Table(zones, largest_hand, exact=True)
         elif stmt.data == "setup_raw":
             table = _raw_table(str(stmt.children[0]), largest_hand)
         elif stmt.data == "new_game":
-            table = _Table(dict.fromkeys(range(int(stmt.children[0])), 0), largest_hand, exact=False)
+            table = _Table(dict.fromkeys(range(int(str(stmt.children[0]))), 0), largest_hand, exact=False)
         # A refused or unlisted action may name a player or slot that cannot exist: that may be its point.
-        deliberate = stmt.data == "reject" or (stmt.data == "expect" and stmt.children[0].data == "not_legal")
+        check = _subtrees(stmt)[0] if stmt.data == "expect" else None
+        deliberate = stmt.data == "reject" or (check is not None and check.data == "not_legal")
         _walk(stmt, known, None if deliberate else table, problems)
-        if stmt.data == "expect" and stmt.children[0].data in ("event", "no_event"):
-            problems += _event_player_problems(stmt.children[0], spec.vocabulary.events)
+        if check is not None and check.data in ("event", "no_event"):
+            problems += _event_player_problems(check, spec.vocabulary.events)
         if table is not None:
             table.exact = False  # from here on, zones may have been dealt again or grown
             table.actions += stmt.data == "act"
     return problems
+
+
+def _subtrees(node: Tree[Token]) -> list[Tree[Token]]:
+    """The rules under ``node`` (its tokens left out)."""
+    return [c for c in node.children if isinstance(c, Tree)]
 
 
 def _raw_table(text: str, largest_hand: int) -> _Table | None:
@@ -94,7 +103,7 @@ def _raw_table(text: str, largest_hand: int) -> _Table | None:
 CARD_FIELDS = ("card", "reference", "cards")  # event fields whose word value names a species
 
 
-def _walk(node: Tree, known: dict, table: _Table | None, out: list[tuple[str, Token]]) -> None:
+def _walk(node: Tree[Token], known: Known, table: _Table | None, out: list[tuple[str, Token]]) -> None:
     """Check the tokens of ``node`` and its subtrees (players and slots only with a ``table``)."""
     tokens = []
     for child in node.children:
@@ -124,7 +133,7 @@ def _walk(node: Tree, known: dict, table: _Table | None, out: list[tuple[str, To
         out += [p for t in tokens if t.type == "INT" for p in _slot_problem(actor, int(t), t, table)]
 
 
-def _event_player_problems(check: Tree, events: dict[str, tuple[str, ...]]) -> list[tuple[str, Token]]:
+def _event_player_problems(check: Tree[Token], events: dict[str, tuple[str, ...]]) -> list[tuple[str, Token]]:
     """``for pN`` on an event kind without a ``player`` field, or ``with FIELD ...`` naming a field the kind
     lacks, never matches: vacuous under ``no event``."""
     kind, *rest = check.children
@@ -137,8 +146,9 @@ def _event_player_problems(check: Tree, events: dict[str, tuple[str, ...]]) -> l
         out.append((f"a {str(kind)!r} event has no player (its fields: {', '.join(fields) or 'none'}), "
                     f"so 'for {players[0]}' never matches", players[0]))
     for named in (t for t in rest if isinstance(t, Tree) and t.data == "event_fields"):
-        for field in named.children:
+        for field in _subtrees(named):
             name = field.children[0]
+            assert isinstance(name, Token)  # grammar.lark: event_field starts with its FIELD
             if str(name) not in fields:
                 out.append((f"a {str(kind)!r} event has no field {str(name)!r}{nearest(str(name), fields)} "
                             f"(its fields: {', '.join(fields) or 'none'})", name))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from baobei_conform.dsl.errors import ScenarioError
 from baobei_spec import default_spec
 
@@ -10,13 +12,15 @@ PER_COUNT = ("hand_size", "decisive_hand_size")  # by player count: the override
 PLAIN = ("initial_peek", "bao_failure_minimum", "bao_failure_factor", "final_phase_recycle")
 
 
-def rule_overrides(values: dict[str, tuple[int, int]], rules: dict[str, tuple[int, int]], players: int) -> dict:
+def rule_overrides(values: dict[str, tuple[int, int]], rules: dict[str, tuple[int, int]],
+                   players: int) -> dict[str, Any]:
     """``{"catalog": [...]}`` when card values change, plus one key per overridden rule parameter.
     Both map a name to (value, script line)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     if values:
-        catalog = [{"species": sp.id, "family": sp.family, "value": sp.value, "power": sp.power, "count": sp.count}
-                   for sp in default_spec().species_list]  # the handshake's catalog (docs/protocol.md, hello)
+        catalog: list[dict[str, Any]] = [
+            {"species": sp.id, "family": sp.family, "value": sp.value, "power": sp.power, "count": sp.count}
+            for sp in default_spec().species_list]  # the handshake's catalog (docs/protocol.md, hello)
         known = {entry["species"] for entry in catalog}
         for species, (_, line) in values.items():
             if species not in known:

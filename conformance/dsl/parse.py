@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
+from lark.tree import Meta
 
 from baobei_conform.dsl import statements
 from baobei_conform.dsl.ast import (
     Act,
+    Action,
     Check,
     Expect,
     NewGame,
     Reject,
+    Replay,
     Setup,
     SetupState,
     ShuffleSpecies,
@@ -27,6 +31,8 @@ from baobei_conform.dsl.names import name_problems
 from baobei_spec import Spec, default_spec
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
+Item = tuple[str, Any, tuple[int, int]]  # a setup item: its option key, its value, where it is written
+Field = tuple[str, object]  # an event field of a check: its name and value
 
 
 @cache
@@ -41,7 +47,7 @@ def _check_kinds() -> dict[str, str]:
     return default_spec().vocabulary.forms()
 
 
-def _value(token):
+def _value(token: Token) -> int | str | list[int]:
     """A field's value from its token: players and counts as numbers, slots as [player, slot], words as text."""
     if token.type == "PLAYER":
         return _player(token)
@@ -50,40 +56,40 @@ def _value(token):
     return int(token) if token.type in ("INT", "SIGNED_INT") else str(token)
 
 
-def _player(token) -> int:
+def _player(token: Token) -> int:
     return int(str(token)[1:])
 
 
-def _target(token) -> tuple[int, int]:
+def _target(token: Token) -> tuple[int, int]:
     owner, slot = str(token)[1:].split(".")
     return int(owner), int(slot)
 
 
-def _item(meta, key: str, value) -> tuple[str, object, tuple[int, int]]:
+def _item(meta: Meta, key: str, value: object) -> Item:
     """A setup item: its option key, its value and where it is written (its errors point there)."""
     return key, value, (meta.line, meta.column)
 
 
 @v_args(meta=True)
-class ToAst(Transformer):
+class ToAst(Transformer[Token, list[Statement]]):
     """Tree -> typed AST. Setup items become ``baobei_spec.position.SetupOptions``; actions their wire form."""
 
-    def start(self, meta, stmts) -> list[Statement]:
+    def start(self, meta: Meta, stmts: list[Statement]) -> list[Statement]:
         return list(stmts)
 
-    def reading_block(self, meta, c):
+    def reading_block(self, meta: Meta, c: list[Any]) -> Under:
         readings = tuple(str(t) for t in c[1:] if getattr(t, "type", None) == "READING")
         return Under(meta.line, str(c[0]), readings, tuple(c[1 + len(readings):]))
 
     # --- table ---
-    def new_game(self, meta, c):
+    def new_game(self, meta: Meta, c: list[Any]) -> NewGame:
         return NewGame(meta.line, int(c[0]))
 
-    def reject_new_game(self, meta, c):
+    def reject_new_game(self, meta: Meta, c: list[Any]) -> NewGame:
         return NewGame(meta.line, int(c[1]), str(c[0]))
 
-    def setup(self, meta, items):
-        options: dict = {}
+    def setup(self, meta: Meta, items: list[Item]) -> Setup:
+        options: dict[str, Any] = {}
         places: dict[str, tuple[int, int]] = {}
         for key, value, place in items:
             if key == "zones":
@@ -101,101 +107,105 @@ class ToAst(Transformer):
             places.setdefault(key, place)
         return Setup(meta.line, options, places)
 
-    def setup_raw(self, meta, c):
+    def setup_raw(self, meta: Meta, c: list[Any]) -> SetupState:
         return SetupState(meta.line, json.loads(c[0]))
 
-    def zone(self, meta, c):
+    def zone(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "zones", {_player(c[0]): [s for s in c[1:]]})
 
-    def slot(self, meta, c):
+    def slot(self, meta: Meta, c: list[Any]) -> str | None:
         return None if c[0] == "_" else str(c[0])
 
-    def deck(self, meta, c):
+    def deck(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "deck", [str(s) for s in c])
 
-    def discard(self, meta, c):
+    def discard(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "discard", [str(s) for s in c])
 
-    def under(self, meta, c):
+    def under(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "under", [str(s) for s in c])
 
-    def rest(self, meta, c):
+    def rest(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "rest", str(c[0]))
 
-    def active(self, meta, c):
+    def active(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "active", _player(c[0]))
 
-    def holds(self, meta, c):
+    def holds(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "drawn", str(c[0]))
 
-    def knows(self, meta, c):
+    def knows(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "known", (_player(c[0]), [_target(t) for t in c[1:]]))
 
-    def scores(self, meta, c):
+    def scores(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "scores", [int(x) for x in c])
 
-    def bao(self, meta, c):
+    def bao(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "bao", _player(c[0]))
 
-    def shield(self, meta, c):
+    def shield(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "shield", str(c[0]))
 
-    def recycles(self, meta, c):
+    def recycles(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "recycles", int(c[0]))
 
-    def final_phase(self, meta, c):
+    def final_phase(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "final_phase", True)
 
-    def last_turns(self, meta, c):
+    def last_turns(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "last_turns", [_player(p) for p in c])
 
-    def round(self, meta, c):
+    def round(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "round", int(c[0]))
 
-    def threshold(self, meta, c):
+    def threshold(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "threshold", int(c[0]))
 
-    def value(self, meta, c):
+    def value(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "values", {str(c[0]): (int(c[1]), meta.line)})
 
-    def rule(self, meta, c):
+    def rule(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "rules", {str(c[0]): (int(c[1]), meta.line)})
 
-    def unreachable(self, meta, c):
+    def unreachable(self, meta: Meta, c: list[Any]) -> Item:
         return _item(meta, "unreachable", str(c[0])[1:-1].strip())
 
     # --- decisions ---
-    def act(self, meta, c):
+    def act(self, meta: Meta, c: list[Any]) -> Act:
         return Act(meta.line, c[0])
 
-    def reject(self, meta, c):
+    def reject(self, meta: Meta, c: list[Any]) -> Reject:
         return Reject(meta.line, str(c[0]), c[1])
+
+    def replay(self, meta: Meta, c: list[Any]) -> Replay:
+        return Replay(meta.line)
 
     # An action's statement is a form of the one statement <-> action table (statements.py), built by
     # ``__default__``; these are the statements made of parts.
-    def pluck(self, meta, c):
-        return c[0]
+    def pluck(self, meta: Meta, c: list[Any]) -> Action:
+        plucked: Action = c[0]
+        return plucked
 
-    def simultaneous(self, meta, c):
+    def simultaneous(self, meta: Meta, c: list[Any]) -> Action:
         return statements.simultaneous(c)
 
-    def replacement(self, meta, c):
+    def replacement(self, meta: Meta, c: list[Any]) -> tuple[tuple[int, int], int]:
         return _target(c[0]), int(c[1]) - 1  # "with drawn 1" is the first drawn card
 
-    def shoebill(self, meta, c):
+    def shoebill(self, meta: Meta, c: list[Any]) -> Action:
         return statements.shoebill(_player(c[0]), c[1:])
 
-    def shoebill_nothing(self, meta, c):
+    def shoebill_nothing(self, meta: Meta, c: list[Any]) -> Action:
         return statements.shoebill(_player(c[0]), [])
 
-    def shuffle(self, meta, c):
+    def shuffle(self, meta: Meta, c: list[Any]) -> ShuffleSpecies:
         return statements.shuffle([str(s) for s in c])
 
     # --- expectations ---
-    def expect(self, meta, c):
+    def expect(self, meta: Meta, c: list[Any]) -> Expect:
         return Expect(meta.line, c[0])
 
-    def __default__(self, data, children, meta):
+    def __default__(self, data: Token, children: list[Any], meta: Meta) -> object:
         """A ``field_NAME`` rule is (NAME, value); an action's form is its action (statements.py); a check form
         made only of fields is that check (the vocabulary names its kind): a new check of that shape needs no code
         here."""
@@ -207,22 +217,22 @@ class ToAst(Transformer):
         kind = _check_kinds().get(data)
         if kind is not None and children and all(isinstance(c, tuple) for c in children):
             return Check(kind, dict(children))
-        return super().__default__(data, children, meta)
+        return Tree(data, children, meta)  # lark's default: the node kept
 
-    def slot_empty(self, meta, c):
+    def slot_empty(self, meta: Meta, c: list[Any]) -> Check:
         return Check("slot", {**dict(c), "species": None})
 
-    def sees_hidden(self, meta, c):
+    def sees_hidden(self, meta: Meta, c: list[Any]) -> Check:
         return Check("view", {**dict(c), "species": None})
 
-    def discard_is(self, meta, c):
+    def discard_is(self, meta: Meta, c: list[Any]) -> Check:
         return Check("discard", {"species": [str(s) for s in c]})
 
-    def pending(self, meta, c):
+    def pending(self, meta: Meta, c: list[Any]) -> Check:
         return Check("pending", {"kind": str(c[0]), "players": [_player(p) for p in c[1:]]})
 
-    def event(self, meta, c):
-        args: dict = {"kind": str(c[0]), "present": True}
+    def event(self, meta: Meta, c: list[Any]) -> Check:
+        args: dict[str, Any] = {"kind": str(c[0]), "present": True}
         for tok in c[1:]:
             if isinstance(tok, dict):
                 args["fields"] = tok
@@ -232,65 +242,70 @@ class ToAst(Transformer):
                 args["clause"] = str(tok)
         return Check("event", args)
 
-    def no_event(self, meta, c):
+    def no_event(self, meta: Meta, c: list[Any]) -> Check:
         check = self.event(meta, c)
         check.args["present"] = False
         return check
 
-    def event_fields(self, meta, c):
+    def event_fields(self, meta: Meta, c: list[Any]) -> dict[str, object]:
         return dict(c)
 
-    def event_field(self, meta, c):
+    def event_field(self, meta: Meta, c: list[Any]) -> Field:
         return str(c[0]), _value(c[1])
 
-    def final_phase_is(self, meta, c):
+    def final_phase_is(self, meta: Meta, c: list[Any]) -> Check:
         return Check("final_phase", {"value": True})
 
-    def no_final_phase(self, meta, c):
+    def no_final_phase(self, meta: Meta, c: list[Any]) -> Check:
         return Check("final_phase", {"value": False})
 
-    def no_bao(self, meta, c):
+    def no_bao(self, meta: Meta, c: list[Any]) -> Check:
         return Check("bao", {"player": None})
 
-    def last_turns_is(self, meta, c):
+    def last_turns_is(self, meta: Meta, c: list[Any]) -> Check:
         return Check("last_turns", {"players": [_player(p) for p in c]})
 
-    def no_last_turns(self, meta, c):
+    def no_last_turns(self, meta: Meta, c: list[Any]) -> Check:
         return Check("last_turns", {"players": None})
 
-    def round_table(self, meta, c):
+    def round_table(self, meta: Meta, c: list[Any]) -> Check:
         return Check("round_table", {"player": _player(c[0]), "species": list(c[1:])})
 
-    def under_is(self, meta, c):
+    def under_is(self, meta: Meta, c: list[Any]) -> Check:
         return Check("under", {"species": [str(s) for s in c]})
 
-    def raw(self, meta, c):
+    def raw(self, meta: Meta, c: list[Any]) -> object:
         return json.loads(c[0])  # valid: raw_problems read it before
 
-    def state_is(self, meta, c):
+    def state_is(self, meta: Meta, c: list[Any]) -> Check:
         return Check("state_json", {"path": str(c[0]), "value": json.loads(c[1])})
 
-    def view_is(self, meta, c):
+    def view_is(self, meta: Meta, c: list[Any]) -> Check:
         return Check("view_json", {"viewer": _player(c[0]), "path": str(c[1]), "value": json.loads(c[2])})
 
-    def events_are(self, meta, c):
+    def events_are(self, meta: Meta, c: list[Any]) -> Check:
         return Check("event_list", {"events": json.loads(c[0])})
 
-    def legal_is(self, meta, c):
+    def legal_is(self, meta: Meta, c: list[Any]) -> Check:
         return _legal(meta, c[0], True)
 
-    def not_legal(self, meta, c):
+    def not_legal(self, meta: Meta, c: list[Any]) -> Check:
         return _legal(meta, c[0], False)
 
 
-def _legal(meta, act, listed: bool) -> Check:
+def _legal(meta: Meta, act: Action | ShuffleSpecies, listed: bool) -> Check:
     if isinstance(act, ShuffleSpecies):
         raise ScenarioError("a shuffle names cards by species: its legality cannot be checked", line=meta.line,
                             column=meta.column)
     return Check("legal", {"action": act, "listed": listed})
 
 
-def raw_problems(tree) -> list[tuple[str, Token]]:
+def _place(token: Token) -> tuple[int, int]:
+    """A token's (line, column): the lexer places every token of a parse (``Token`` types both as optional)."""
+    return token.line or 0, token.column or 0
+
+
+def raw_problems(tree: Tree[Token]) -> list[tuple[str, Token]]:
     """(message, token) for each raw JSON of the script that is no JSON, and each ``expect events are`` that is no
     list of events (objects with a string ``kind``)."""
     out = []
@@ -299,7 +314,8 @@ def raw_problems(tree) -> list[tuple[str, Token]]:
             try:
                 value = json.loads(str(token))
             except (ValueError, RecursionError) as exc:
-                at = Token("JSON", "", line=token.line, column=token.column + getattr(exc, "pos", 0))
+                line, column = _place(token)
+                at = Token("JSON", "", line=line, column=column + getattr(exc, "pos", 0))
                 out.append((f"not JSON: {getattr(exc, 'msg', exc)} (JSON runs to the end of the line)", at))
                 continue
             if node.data == "events_are" and not (isinstance(value, list) and all(
@@ -353,9 +369,12 @@ def parse_script(text: str, spec: Spec | None = None) -> list[Statement]:
         raise ScenarioError(message, line=line, column=exc.column if exc.column > 0 else 1, text=source) from None
     spec = spec or default_spec()
     problems = raw_problems(tree) + (number_problems(tree, spec) or name_problems(tree, spec))  # names count seats
-    problems.sort(key=lambda problem: (problem[1].line, problem[1].column))
-    errors = [ScenarioError(message, line=t.line, column=t.column, text=lines[t.line - 1]) for message, t in problems]
+    problems.sort(key=lambda problem: _place(problem[1]))
+    places = [(message, *_place(t)) for message, t in problems]
+    errors = [ScenarioError(message, line=line, column=column, text=lines[line - 1])
+              for message, line, column in places]
     if errors:
         first = errors[0]
-        raise ScenarioError(first.message, line=first.line, column=first.column, text=first.text, more=errors[1:])
+        raise ScenarioError(first.message, line=first.line, column=first.column, text=first.text,
+                            more=tuple(errors[1:]))
     return ToAst().transform(tree)

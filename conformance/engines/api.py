@@ -9,9 +9,15 @@ driver (runner/driver.py) keeps several runs in flight; neither needs to know wh
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Literal
 
-Call = tuple  # ("setup", state, params) | ("apply", action) | ("view", player) | ...: commands.CALLS, their fields
+from baobei_spec.conditions import Json
+
+# A call of a scenario's run: a command of commands.CALLS and its request fields, in order (tests/conformance/
+# test_commands.py holds the two together).
+Call = (tuple[Literal["setup"], Json, Json | None] | tuple[Literal["new_game"], int] | tuple[Literal["apply"], Json]
+        | tuple[Literal["state"]] | tuple[Literal["view"], int] | tuple[Literal["legal_actions"]])
+Results = list[Any]  # one per call, in order: its result (the method's return value), or the exception it raised
 
 
 class EngineProblem(Exception):
@@ -47,7 +53,7 @@ class Engine(ABC):
 
     name: str = "engine"
     capabilities: frozenset[str] | set[str] = frozenset()
-    info: dict = {}
+    info: Json = {}
     # Whether ``send`` returns before the engine has worked on the calls (another process). Only then do
     # several scenarios' calls go out together: in process, a hang in one would hold back the others' results.
     works_apart: bool = False
@@ -57,10 +63,10 @@ class Engine(ABC):
         """Hand the calls over without waiting for their results; returns a ticket for ``collect``."""
 
     @abstractmethod
-    def collect(self, ticket: Any) -> list:
+    def collect(self, ticket: Any) -> Results:
         """The results of one ``send``, in order; sends are collected in the order they were made."""
 
-    def batch(self, calls: list[Call]) -> list:
+    def batch(self, calls: list[Call]) -> Results:
         return self.collect(self.send(calls))
 
     def stop(self) -> None:
@@ -71,35 +77,35 @@ class Engine(ABC):
         """Kill the engine now, from another thread (Ctrl-C); the worker using it still calls ``stop``."""
         return None
 
-    def _one(self, call: Call):
+    def _one(self, call: Call) -> Any:
         (result,) = self.batch([call])
         if isinstance(result, Exception):
             raise result
         return result
 
-    def setup(self, state: dict, params: dict | None) -> None:
+    def setup(self, state: Json, params: Json | None) -> None:
         self._one(("setup", state, params))
 
     def new_game(self, players: int) -> str | None:
         """None, or the error code of a refused player count."""
         return self._one(("new_game", players))
 
-    def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
+    def apply(self, action: Json) -> tuple[list[Json] | None, str | None]:
         return self._one(("apply", action))
 
-    def state(self) -> dict:
+    def state(self) -> Json:
         return self._one(("state",))
 
-    def view(self, player: int) -> dict:
+    def view(self, player: int) -> Json:
         return self._one(("view", player))
 
-    def legal_actions(self) -> list[dict]:
+    def legal_actions(self) -> list[Json]:
         return self._one(("legal_actions",))
 
 
-def run_calls(rules: Any, calls: list[Call]) -> list:
+def run_calls(rules: Any, calls: list[Call]) -> Results:
     """Results of calls made on an object with the engine's methods, in process (see ``Engine``)."""
-    results: list = []
+    results: Results = []
     for kind, *args in calls:
         try:
             results.append(getattr(rules, kind)(*args))
@@ -121,10 +127,10 @@ class InProcess(Engine):
         self.capabilities = frozenset(getattr(rules, "capabilities", ()))
         self.info = dict(getattr(rules, "info", None) or {"name": self.name})
 
-    def send(self, calls: list[Call]) -> list:
+    def send(self, calls: list[Call]) -> Results:
         return run_calls(self.rules, calls)
 
-    def collect(self, ticket: list) -> list:
+    def collect(self, ticket: Results) -> Results:
         return ticket
 
     def stop(self) -> None:

@@ -10,6 +10,12 @@ Adding a command starts here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+from baobei_conform.engines.api import Call
+from baobei_spec.conditions import Json
+
+Hello = tuple[Literal["hello"], str, Json]  # the handshake's request: the protocol version, the rule parameters
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,7 @@ CAPABILITIES = ("events", *sorted({c.capability for c in COMMANDS.values() if c.
 CALLS = tuple(name for name, c in COMMANDS.items() if c.called)
 
 
-def request(call: tuple) -> dict:
+def request(call: Call | Hello) -> Json:
     """The request for a runner call such as ``("apply", action)`` (without seq)."""
     name, *args = call
     return {"cmd": name, **dict(zip(COMMANDS[name].fields, args, strict=True))}

@@ -5,20 +5,21 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from baobei_conform.engines.api import Call, Engine, run_calls
+from baobei_conform.engines.api import Call, Engine, Results, run_calls
 from baobei_conform.engines.commands import CAPABILITIES
 from baobei_ref import Catalog, Game, RuleError, action_from_json
 from baobei_ref.game import default_catalog, default_params
 from baobei_ref.rules import Variant
 from baobei_spec import Params
+from baobei_spec.conditions import Json
 
 
-def params_with(overrides: dict | None, params: Params | None = None) -> Params:
+def params_with(overrides: Json | None, params: Params | None = None) -> Params:
     """Rule parameters with a scenario's overrides (e.g. a lower threshold)."""
     return (params or default_params()).with_overrides(overrides)
 
 
-def params_to_json(params=None, catalog=None) -> dict:
+def params_to_json(params: Params | None = None, catalog: Catalog | None = None) -> Json:
     """The rule parameters as the handshake sends them: catalog, hand sizes, thresholds, ..."""
     params = params or default_params()
     catalog = catalog or default_catalog()
@@ -39,12 +40,12 @@ def params_to_json(params=None, catalog=None) -> dict:
     }
 
 
-def catalog_from_json(entries: list[dict]) -> Catalog:
+def catalog_from_json(entries: list[Json]) -> Catalog:
     """The catalog the handshake (or a setup override) describes."""
     return Catalog.from_entries([(c["species"], c["family"], c["value"], c["power"], c["count"]) for c in entries])
 
 
-def params_from_json(data: dict):
+def params_from_json(data: Json) -> tuple[Params, Catalog]:
     """(Params, Catalog) from the handshake's parameters."""
     catalog = catalog_from_json(data["catalog"])
     params = Params(
@@ -56,6 +57,12 @@ def params_from_json(data: dict):
         final_phase_recycle=data["final_phase_recycle"],
     )
     return params, catalog
+
+
+def _with_rulings(params: Params, rulings: dict[str, str]) -> Params:
+    """``params`` reading the rulings so; the same object when it already does (what a position may hold is built
+    once per parameters object: a new one per engine, twice per scenario with agreement, cost as much again)."""
+    return params if params.rulings == rulings else dataclasses.replace(params, rulings=rulings)
 
 
 class ReferenceEngine(Engine):
@@ -75,23 +82,23 @@ class ReferenceEngine(Engine):
         self.variants = tuple(variants)
         self.rulings = dict(readings or {})
         self.readings = dict(self.rulings) if declare else {}
-        self.params = dataclasses.replace(params or default_params(), rulings=self.rulings)
+        self.params = _with_rulings(params or default_params(), self.rulings)
         self.catalog = default_catalog()
         self.refusals: list[str] = []  # clauses the refused actions cited (the report's coverage reads them)
 
-    def send(self, calls: list[Call]) -> list:
+    def send(self, calls: list[Call]) -> Results:
         return run_calls(self, calls)
 
-    def collect(self, ticket: list) -> list:
+    def collect(self, ticket: Results) -> Results:
         return ticket
 
-    def configure(self, params: dict | None) -> None:
+    def configure(self, params: Json | None) -> None:
         """Adopt the handshake's rule parameters."""
         if params:
-            params, self.catalog = params_from_json(params)
-            self.params = dataclasses.replace(params, rulings=self.rulings)
+            played, self.catalog = params_from_json(params)
+            self.params = _with_rulings(played, self.rulings)
 
-    def setup(self, state: dict, params: dict | None) -> None:
+    def setup(self, state: Json, params: Json | None) -> None:
         catalog = self.catalog
         if params and "catalog" in params:  # card values overridden for this position
             params = dict(params)
@@ -109,20 +116,26 @@ class ReferenceEngine(Engine):
             return exc.code
         return None
 
-    def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
+    def apply(self, action: Json) -> tuple[list[Json] | None, str | None]:
         try:
-            events = self.game.apply(action_from_json(action))
+            events = self._game().apply(action_from_json(action))
         except RuleError as exc:
             if exc.clause:
                 self.refusals.append(exc.clause)
             return None, exc.code
         return [e.to_json() for e in events], None
 
-    def state(self) -> dict:
-        return self.game.to_json()
+    def state(self) -> Json:
+        return self._game().to_json()
 
-    def view(self, player: int) -> dict:
-        return self.game.view(player)
+    def view(self, player: int) -> Json:
+        return self._game().view(player)
 
-    def legal_actions(self) -> list[dict]:
-        return [a.to_json() for a in self.game.legal_actions()]
+    def legal_actions(self) -> list[Json]:
+        return [a.to_json() for a in self._game().legal_actions()]
+
+    def _game(self) -> Game:
+        """The game a call plays on; a call before any game (the server refuses one, NEEDS_GAME) is an error."""
+        if self.game is None:
+            raise RuntimeError("no game yet: start one with setup or new_game")
+        return self.game

@@ -125,6 +125,8 @@ def decode(line: bytes, limit: int = MAX_DEPTH):
         raise
     except ValueError:  # not JSON, not UTF-8
         raise ValueError("not JSON") from None
-    if len(line) > 2 * limit and depth(line, limit) > limit:  # more than ``limit`` levels take 2 bytes each
+    # More than ``limit`` levels take 2 bytes each and as many opening brackets (counted at C speed: most replies,
+    # views and events, have fewer, and skip the structure's passes).
+    if len(line) > 2 * limit and line.count(b"[") + line.count(b"{") > limit and depth(line, limit) > limit:
         raise Unbounded(f"nested more than {limit} levels deep")
     return value

@@ -100,7 +100,7 @@ def replace_dir(out: str | Path, build: Callable[[Path], T], writer: str = "baob
 def _moved(result: T, fresh: Path, out: Path) -> T:
     """A path the build returned inside the fresh folder, as it is now inside ``out``."""
     if isinstance(result, Path) and result.is_relative_to(fresh):
-        return out / result.relative_to(fresh)  # type: ignore[return-value]
+        return out / result.relative_to(fresh)
     return result
 
 

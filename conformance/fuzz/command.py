@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from baobei_conform import signals
@@ -151,7 +152,7 @@ def _write(args: argparse.Namespace, document: dict, reproducers: dict[str, Repr
     for entry in document["problems"] if args.save else ():
         reproducer = reproducers[entry["group"]]
         path = Path(args.save) / f"{reproducer.id}.yaml"
-        unwritten = write_each([("--save", args.save, lambda p=path, r=reproducer: write_atomic(p, r.text))])
+        unwritten = write_each([("--save", args.save, partial(write_atomic, path, reproducer.text))])
         problems += unwritten
         if not unwritten:
             entry["reproducer"]["path"] = str(path)

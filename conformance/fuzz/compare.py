@@ -98,7 +98,7 @@ def state_expectations(ref: dict, eng: dict) -> list[str]:
     elif ref["deck"] and _species(ref["deck"][0]) != _species((get("deck") or [None])[0]):
         lines.append(f"expect deck top is {_species(ref['deck'][0])}")
     if [_species(c) for c in ref["discard"]] != [_species(c) for c in get("discard") or []]:
-        lines.append("expect discard is: " + " ".join(_species(c) for c in ref["discard"]) if ref["discard"] else
+        lines.append("expect discard is: " + " ".join(str(_species(c)) for c in ref["discard"]) if ref["discard"] else
                      "expect discard has 0 cards")  # the DSL names at least one species in a pile's list
     if len(ref["under"]) != len(get("under") or []):
         lines.append(f"expect under has {len(ref['under'])} cards")

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from baobei_conform.fuzz.choices import Options
 from baobei_ref import Game
 from baobei_ref import actions as A
 from baobei_ref.pluck import legal_claims
@@ -27,7 +29,7 @@ TIED = 400  # the extra eagerness to call BAO when tied with the lowest rival (4
 SIMULTANEOUS = 1 << 12  # seeds of simultaneous claims a window offers (each builds one set of claims)
 
 
-def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, ...]:
+def _claims(g: Game, player: int, reference: str | None) -> tuple[Options[A.Action], ...]:
     """(matching singles, misses of the same value, other tempting misses, other misses, matching ordered doubles,
     every double) of one player; each action is built only if chosen."""
     claims = legal_claims(g, player)
@@ -37,7 +39,10 @@ def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, ...]
     family, value, _ = catalog.species[catalog.species_of(reference)]
     match, same_value, tempting, miss = [], [], [], []
     for t in claims.targets:
-        species = catalog.species_of(card_at(t))
+        card = card_at(t)
+        if card is None:  # a claim names a card: never so
+            continue
+        species = catalog.species_of(card)
         their_family, their_value, _ = catalog.species[species]
         if their_family == family:  # 3.1.1, 3.1.6 (Catalog.matches)
             match.append((t,))
@@ -56,16 +61,16 @@ def _claims(g: Game, player: int, reference: str | None) -> tuple[Sequence, ...]
             _Lazy(doubles, pluck), _Lazy(range(singles, claims.size), claims.__getitem__))
 
 
-class _Lazy(Sequence):
+class _Lazy:
     """``[make(item) for item in items]`` without building it (there may be thousands of doubles)."""
 
-    def __init__(self, items: Sequence, make):
+    def __init__(self, items: Sequence[Any], make: Callable[[Any], A.Action]):
         self.items, self.make = items, make
 
     def __len__(self) -> int:
         return len(self.items)
 
-    def __getitem__(self, i: int):
+    def __getitem__(self, i: int) -> A.Action:
         return self.make(self.items[i])
 
 
@@ -83,12 +88,13 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
         legal = g.legal_actions()
         return choices.weighted([(6, legal[:1] if isinstance(legal[0], A.Draw) else []), (1, legal)])
     if p.kind == "drawn":
-        match, same_value, tempting, miss, doubles, every_double = _claims(g, p.player, s.drawn)
-        keeps = [A.Keep(p.player, slot) for slot in s.own_slots(p.player)]
-        chase = 5 if round_total(g, p.player) <= CHASE_BELOW else 1  # a low total goes lower: BAO's edges (5.2)
-        return choices.weighted([(4, keeps), (3, [A.Discard(p.player)]), (4 * chase, match), (SAME_VALUE, same_value),
+        player = p.decider
+        match, same_value, tempting, miss, doubles, every_double = _claims(g, player, s.drawn)
+        keeps = [A.Keep(player, slot) for slot in s.own_slots(player)]
+        chase = 5 if round_total(g, player) <= CHASE_BELOW else 1  # a low total goes lower: BAO's edges (5.2)
+        return choices.weighted([(4, keeps), (3, [A.Discard(player)]), (4 * chase, match), (SAME_VALUE, same_value),
                                  (2, tempting), (1, miss), (2 * chase, doubles), (1, every_double),
-                                 (3 * chase, _lowering(g, p.player, s.drawn))])
+                                 (3 * chase, _lowering(g, player, s.drawn))])
     if p.kind == "window":
         top = s.discard[-1] if s.discard else None
         groups = [_claims(g, player, top) for player in p.players]
@@ -104,7 +110,7 @@ def choose(g: Game, choices, bao_percent: int) -> A.Action:
     if p.kind == "end_turn":
         bao = [a for a in legal if isinstance(a, A.CallBao)]
         return choices.weighted([(100 - bao_percent, [a for a in legal if isinstance(a, A.EndTurn)]),
-                                 (bao_percent + _bao_edge(g, p.player), bao)])
+                                 (bao_percent + _bao_edge(g, p.decider), bao)])
     return choices.weighted([(1, legal)])
 
 
@@ -123,7 +129,7 @@ def simultaneous(g: Game, claimants: list[int], rng: random.Random) -> A.Simulta
 
     def claim(player: int, valid: bool) -> A.Pluck:
         legal = legal_claims(g, player)
-        matching = [(t,) for t in legal.targets if g.catalog.matches(top, s.card_at(t))]
+        matching = [(t,) for t in legal.targets if (card := s.card_at(t)) is not None and g.catalog.matches(top, card)]
         if not len(legal) or not valid and rng.random() < 0.15:  # invalid: skipped by priority (R-10)
             return A.Pluck(player, ((rng.randrange(s.seats), rng.randrange(1, 7)),))
         if matching and rng.random() < 0.5:
@@ -135,17 +141,17 @@ def simultaneous(g: Game, claimants: list[int], rng: random.Random) -> A.Simulta
     return A.SimultaneousPlucks(tuple(claims))
 
 
-class _Chained(Sequence):
+class _Chained:
     """Several players' lazy claims as one sequence (in player order)."""
 
-    def __init__(self, parts: list[Sequence]):
+    def __init__(self, parts: list[Options[A.Action]]):
         self.parts = [part for part in parts if len(part)]
         self.size = sum(len(part) for part in self.parts)
 
     def __len__(self) -> int:
         return self.size
 
-    def __getitem__(self, i: int):
+    def __getitem__(self, i: int) -> A.Action:
         for part in self.parts:
             if i < len(part):
                 return part[i]
@@ -153,12 +159,12 @@ class _Chained(Sequence):
         raise IndexError(i)
 
 
-def _lowering(g: Game, player: int, drawn: str) -> list[A.Action]:
+def _lowering(g: Game, player: int, drawn: str | None) -> list[A.Action]:
     """Keeping the drawn card in place of the player's highest card, when that lowers their total: what players
     aim for, and how totals get low enough for BAO's edges (a failure below the minimum, 5.2.4)."""
-    zone = g.state.zones[player]
-    slot = max(g.state.own_slots(player), key=lambda i: g.catalog.value(zone[i - 1]), default=None)
-    if slot is None or g.catalog.value(zone[slot - 1]) <= g.catalog.value(drawn):
+    values = {i: g.catalog.value(c) for i, c in enumerate(g.state.zones[player], 1) if c is not None}
+    slot = max(values, key=values.__getitem__, default=None)
+    if drawn is None or slot is None or values[slot] <= g.catalog.value(drawn):
         return []
     return [A.Keep(player, slot)]
 
@@ -222,7 +228,7 @@ def _neighbour(action: A.Action, rng: random.Random, players: int, guarded: list
 
     if isinstance(action, A.Draw) and rng.random() < 0.5:  # the other way to start a turn (B.4: not with no card)
         return A.TakeDiscard(action.player, rng.randrange(1, 7))
-    changes = {}
+    changes: dict[str, object] = {}
     for f in dataclasses.fields(action):
         value = getattr(action, f.name)
         if f.name == "player":

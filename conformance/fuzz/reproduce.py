@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def _species(card: str) -> str:
     return card.rsplit("-", 1)[0]
 
 
-def scenario_text(found: Found, engine_name: str, observed: list[str] = ()) -> tuple[str, str, int]:
+def scenario_text(found: Found, engine_name: str, observed: Sequence[str] = ()) -> tuple[str, str, int]:
     """(id, file text, number of actions) for ``found``; ``observed``: more expect lines (``observed``)."""
     body = [found.start.script()] + [action_text(a, _species) for a in found.actions]
     if found.probe is not None:

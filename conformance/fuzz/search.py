@@ -137,9 +137,9 @@ def _rounds(trial: Trial, so_far: SearchResult, db, budget: float, max_examples:
         except Found as found:  # the round's problem, shrunk
             _seen(so_far, found).shrunk = True
         except FlakyFailure as exc:  # the engine did not fail the same way twice on the same game
-            found = next((e for e in exc.exceptions if isinstance(e, Found)), None)
-            if found is not None:
-                _seen(so_far, found).shrunk = True
+            flaky = next((e for e in exc.exceptions if isinstance(e, Found)), None)
+            if flaky is not None:
+                _seen(so_far, flaky).shrunk = True
             note = "the engine failed, then passed the same game: it is not deterministic"
             if note not in so_far.notes:
                 so_far.notes.append(note)
@@ -186,7 +186,8 @@ def _shrinking_for(seconds: float):
     """Hypothesis shrinks for up to five minutes; a fuzzing budget is shorter. (Its module constant is the only
     knob; it is restored afterwards.)"""
     saved = conjecture.MAX_SHRINKING_SECONDS
-    conjecture.MAX_SHRINKING_SECONDS = seconds
+    # hypothesis infers the constant an int; it is compared with the seconds elapsed, so a float works
+    conjecture.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
     try:
         yield
     finally:

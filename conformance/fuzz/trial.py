@@ -12,8 +12,9 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from baobei_conform.engines.api import EngineProblem, ProtocolError, as_engine
+from baobei_conform.engines.api import Call, EngineProblem, ProtocolError, as_engine
 from baobei_conform.engines.commands import COMMANDS
 from baobei_conform.engines.reference import params_with
 from baobei_conform.fuzz import compare
@@ -28,6 +29,9 @@ from baobei_conform.runner.run import StepFailed, resolve_shuffle
 from baobei_ref import Game, RuleError, action_from_json, default_catalog
 from baobei_ref.actions import Action, ChooseFirstPlayer, Shuffle
 from baobei_spec.contract import action_key
+
+if TYPE_CHECKING:  # imported when first needed (it reads the protocol's schemas)
+    from baobei_conform.protocol.validate import MessageValidator
 
 MAX_ACTIONS = 5000  # per example, a safety net: games run to their end
 MAX_ALONE = 400  # per example without the reference: the engine lists every legal action at every step
@@ -132,7 +136,7 @@ def names_empty_slot(action: dict, state: dict) -> bool:
     zones = state.get("zones")
     if not isinstance(action, dict) or not isinstance(zones, dict):  # the engine's own list and state: anything
         return False
-    named = [(action.get("player"), action["slot"])] if isinstance(action.get("slot"), int) else []
+    named: list[Any] = [(action.get("player"), action["slot"])] if isinstance(action.get("slot"), int) else []
     named += [action[k] for k in ("target", "first", "second") if isinstance(action.get(k), list)]
     named += [t for t in action.get("targets") or () if isinstance(t, list)]
     for owner, slot in (t for t in named if len(t) == 2):
@@ -184,8 +188,8 @@ class Trial:
         self.played: list[Action] = []
         self.final: dict = {}
         self.now: dict | None = None  # the reference's canonical state after the last action played, if computed
-        self.answered: tuple[list[tuple], list] = ([], [])  # the calls and results of the answers being read now
-        self._validator = None
+        self.answered: tuple[list[Call], list[Any]] = ([], [])  # the calls and results of the answers being read now
+        self._validator: MessageValidator | None = None
 
     # --- the start ---
     def draw_start(self, choices: Choices) -> Start:
@@ -200,6 +204,12 @@ class Trial:
             pool = self.ending if self.ending and choices.below(2) else self.starts
             return pool[choices.below(len(pool))]
         return Start(players)
+
+    def _begun(self) -> Start:
+        """The start being played (``begin`` sets it before anything is played or found)."""
+        if self.start is None:
+            raise RuntimeError("the trial has not begun")
+        return self.start
 
     def begin(self, start: Start) -> Game:
         """Set the engine up at ``start``; the reference's game there."""
@@ -229,6 +239,7 @@ class Trial:
                 if probe is not None and (refusal := self._refusal(ref, probe)) is not None:
                     yield self._probe(probe, *refusal, ref.to_json())
             drive_all(checks(), self.engine)
+            self._replay_whole()  # determinism too: a problem of it is tightened like any other
         self._guarded(run)
 
     def _guarded(self, run) -> None:
@@ -241,7 +252,7 @@ class Trial:
                     raise
                 raise unshaped from None
         except EngineProblem as exc:  # a crash, a timeout, garbage: a problem like any other
-            raise Found(compare.Problem("error", f"the engine failed: {exc.message}"), self.start,
+            raise Found(compare.Problem("error", f"the engine failed: {exc.message}"), self._begun(),
                         list(self.played), []) from None
 
     def _unshaped(self) -> ProtocolError | None:
@@ -253,12 +264,13 @@ class Trial:
 
             self._validator = MessageValidator()
         for (cmd, *_), result in zip(*self.answered, strict=True):
-            if isinstance(result, Exception):
+            field = COMMANDS[cmd].result
+            if isinstance(result, Exception) or field is None:
                 continue
             if cmd == "apply":
                 result = result[0]  # the events (a refusal carries none)
             try:
-                self._validator.check_reply(cmd, {"ok": True, COMMANDS[cmd].result: result, "seq": 1}, "")
+                self._validator.check_reply(cmd, {"ok": True, field: result, "seq": 1}, "")
             except ProtocolError as exc:
                 return exc
         return None
@@ -336,7 +348,7 @@ class Trial:
     def _found(self, problem: compare.Problem, clauses=(), probe: Action | None = None, code: str | None = None,
                upto: int | None = None):
         played = self.played if upto is None else self.played[:upto]
-        raise Found(problem, self.start, list(played), list(clauses), probe, code)
+        raise Found(problem, self._begun(), list(played), list(clauses), probe, code)
 
     def _probe(self, wrong: Action, code: str, clause: str | None, now: dict | None = None) -> Run[None]:
         """A near miss the reference refuses must be refused with the same code, the state unchanged. (The clause of
@@ -415,7 +427,7 @@ class Trial:
         self.coverage.actions += 1
         players = state["players"] if self.views else []
         views = [_value(v) for v in self.engine.batch([("view", p) for p in players])]
-        self.answered = ([("state",)] + [("view", p) for p in players], [state, *views])
+        self.answered = ([("state",), *(("view", p) for p in players)], [state, *views])
         problems = compare.conservation(state, self.catalog_cards)
         for player, view in zip(players, views, strict=True):
             problems += compare.view_secrecy(state, player, view)
@@ -440,8 +452,9 @@ class Trial:
         expected = self.now = ref.to_json()
         views = [ref.view(p) for p in players]
         listed = agreement.listed(ref) if self.legal else None
-        calls = [("apply", action.to_json()), ("state",)] + [("view", p) for p in players] + (
-            [("legal_actions",)] if listed is not None else [])
+        calls: list[Call] = [("apply", action.to_json()), ("state",), *(("view", p) for p in players)]
+        if listed is not None:
+            calls.append(("legal_actions",))
 
         def check(results: list) -> None:
             applied = _value(results[0])
@@ -463,8 +476,8 @@ class Trial:
         """What the engine's answers to one action get wrong, the reference's being right (what must agree:
         runner/agreement.py)."""
         problems = []
-        parted = compare.events_problem(events, engine_events) if self.events and engine_events is not events \
-            else None
+        parted = compare.events_problem(events, engine_events) if self.events and engine_events != events \
+            else None  # events equal as JSON agree on every compared field
         if parted is not None:
             problems.append(parted)
         if agreement.state(expected, state) is not None:
@@ -492,7 +505,7 @@ class Trial:
     def _replay_whole(self) -> None:
         """Determinism and the setup round trip: the same actions from the same start give the same state,
         and setting up the engine's own final state gives it back."""
-        start, played = self.start, list(self.played)
+        start, played = self._begun(), list(self.played)
         if not played:
             return
         self.begin(start)
@@ -503,7 +516,7 @@ class Trial:
             where = f"action {refused[0] + 1} was refused" if refused else first_difference(
                 self.final, _value(results[-1]))
             self._found(compare.Problem("determinism", "replaying the same actions from the same start gave "
-                                                       f"another game: {where}"))
+                                                       f"another game: {where}", ["replay"]))
         back = self.engine.batch([("setup", self.final, (start.step or {}).get("params")), ("state",)])
         self._set_up_again(self.final, _value(back[1]))
 

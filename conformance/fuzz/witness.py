@@ -19,6 +19,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -42,7 +43,7 @@ from baobei_spec.contract import action_key, compared_events
 
 # The search budget per switch reading: a number of examples (so two runs play the same games) with a time cap
 # (a slow machine stops earlier and says so). Found divergences are shrunk within MIN_SHRINK_SECONDS of it.
-WITNESS_BUDGET = {"max_examples": 150, "seconds": 30.0, "seed": 0}
+WITNESS_BUDGET: dict[str, Any] = {"max_examples": 150, "seconds": 30.0, "seed": 0}
 
 
 def _species(card: str) -> str:
@@ -175,7 +176,8 @@ def diverging_step(ruling: Ruling, reading: str, start: Start, actions: list[Act
 def _walk(ruling: Ruling, reading: str, start: Start, actions: list[Action], probe: Action | None,
           choices: Seeded) -> Divergence | None:
     adopted, other = _game(start, {}), _game(start, {ruling.id: reading})
-    queue, played, hidden = list(actions), [], None
+    played: list[Action] = []
+    queue, hidden = list(actions), None
     while len(played) < len(actions) + EXTEND and adopted.pending.kind != "game_over":
         for action in ([probe] if probe is not None and not queue else []) + _listed_by_one(adopted, other):
             a = _outcome(copy.deepcopy(adopted), ruling.adopted, action)  # a copy: the games go on as they were
@@ -252,7 +254,8 @@ def _engine(declares: dict[str, str], plays: dict[str, str]) -> ReferenceEngine:
 def verify(scenario: Scenario, ruling: str, reading: str) -> tuple[bool, bool, str]:
     """(passes where the engine follows the reading it declares, fails where it follows the other, why not):
     for the adopted reading and ``reading`` alike."""
-    ours, theirs = {ruling: reading}, {}
+    ours: dict[str, str] = {ruling: reading}
+    theirs: dict[str, str] = {}
     passes = [run_scenario(scenario, _engine(d, d)) for d in (theirs, ours)]
     fails = [run_scenario(scenario, _engine(d, p)) for d, p in ((theirs, ours), (ours, theirs))]
     notes = [f"under {'the adopted reading' if not d else reading}: {o.status} ({o.message})"
@@ -292,12 +295,14 @@ def find_witness(ruling: Ruling, reading: str, scenarios: list[Scenario], budget
     began = time.monotonic()
     places = citing(scenarios, ruling.id)
     starts = tuple(c.start for c in places)
+    candidates: list[tuple[Divergence, Start, str, tuple[str, ...]]]
     candidates = [(d, c.start, f"the setup of {c.scenario}, playing its actions", ()) for c in places
                   if (d := diverging_step(ruling, reading, c.start, list(c.actions), None)) is not None]
     engine = ReferenceEngine({ruling.id: reading}, declare=False)
     result = search(engine, budget=budget["seconds"], max_examples=budget["max_examples"], seed=budget["seed"],
                     derandomize=True, database=None, starts=starts)
-    searched = {"examples": result.coverage.examples, "starts": len(starts), "found": result.found is not None}
+    searched: dict[str, object] = {"examples": result.coverage.examples, "starts": len(starts),
+                                   "found": result.found is not None}
     notes = []
     if result.found is not None:
         found = tighten(result.found, Trial(engine, starts))

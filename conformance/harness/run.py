@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,24 +166,25 @@ class Worker:
 
     def loop(self) -> None:
         while (first := self.run.take()) is not None:
-            if self.engine is None and not self.start(first):
+            engine = self.engine if self.engine is not None else self.start(first)
+            if engine is None:
                 continue
-            left = drive(self.scenarios(first), self.engine, self.finished)
+            left = drive(self.scenarios(first, engine), engine, self.finished)
             if left or self.broke:  # the engine broke (or the run stops): the rest go again, to a fresh engine
                 self.run.requeue([(index, self.run.scenarios[index]) for index in left])
                 self.release()
                 self.broke = False
 
-    def scenarios(self, first: tuple[int, Scenario]):
-        """(index, the scenario's run) for ``first`` and then every scenario the run still has."""
+    def scenarios(self, first: tuple[int, Scenario], engine: Engine) -> Iterator[tuple[int, ScenarioRun[Outcome]]]:
+        """(index, the scenario's run on ``engine``) for ``first`` and then every scenario the run still has."""
         item: tuple[int, Scenario] | None = first
         while item is not None:
-            yield item[0], self.scenario_run(item[1])
+            yield item[0], self.scenario_run(item[1], engine)
             item = self.run.take()
 
-    def scenario_run(self, scenario: Scenario) -> ScenarioRun[Outcome]:
-        outcome = yield from scenario_run(scenario, self.engine, self.run.agree)
-        return judge_readings(scenario, outcome, engine_readings(self.engine))
+    def scenario_run(self, scenario: Scenario, engine: Engine) -> ScenarioRun[Outcome]:
+        outcome = yield from scenario_run(scenario, engine, self.run.agree)
+        return judge_readings(scenario, outcome, engine_readings(engine))
 
     def finished(self, index: int, outcome: Outcome, seconds: float) -> bool:
         """Record a scenario's outcome; False (the drive stops) once the run stops or the engine broke."""
@@ -194,8 +195,8 @@ class Worker:
         self.broke = outcome.status == "error"  # in process nothing else is in flight, so nothing is left over
         return not self.broke
 
-    def start(self, item: tuple[int, Scenario]) -> bool:
-        """A fresh engine; False (the scenario an error) when it does not start."""
+    def start(self, item: tuple[int, Scenario]) -> Engine | None:
+        """A fresh engine; None (the scenario an error) when it does not start."""
         index, scenario = item
         try:
             engine = as_engine(self.factory())
@@ -207,9 +208,9 @@ class Worker:
             with self.run.engines_lock:
                 self.engine = engine
                 self.run.engines.add(engine)
-            return True
+            return engine
         self.run.finish(index, scenario, outcome)
-        return False
+        return None
 
     def release(self) -> None:
         """Stop the engine (a process: its group killed and reaped)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from baobei_conform.engines.api import (  # noqa: F401 - re-exported: engines and docs import them from here
     Call,
@@ -20,6 +22,7 @@ from baobei_conform.engines.api import (  # noqa: F401 - re-exported: engines an
     EngineTimeout,
     EngineUnstartable,
     ProtocolError,
+    Results,
     Unsupported,
 )
 from baobei_conform.engines.commands import COMMANDS, request
@@ -28,6 +31,11 @@ from baobei_conform.engines.wire import Unbounded, decode, encode, plain
 from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.process import EngineProcess, stdio_env  # noqa: F401 - stdio_env: public
 from baobei_conform.suite.variants import reading_problems
+from baobei_spec.conditions import Json
+
+if TYPE_CHECKING:  # both import this module
+    from baobei_conform.protocol.transcript import Transcript
+    from baobei_conform.protocol.validate import MessageValidator
 
 MAX_LINE = 16 * 1024 * 1024  # bytes of one reply line; beyond, the reply is a protocol error
 COMPACT_AT = 1 << 20  # bytes already consumed at the front of the read buffer before it is compacted
@@ -51,15 +59,16 @@ class StdioEngine(Engine):
 
     works_apart = True
 
-    def __init__(self, command: list[str], params: dict, timeout: float = 10.0, validator=None, cwd=None,
-                 max_line: int = MAX_LINE, transcript=None):
+    def __init__(self, command: list[str], params: Json, timeout: float = 10.0,
+                 validator: MessageValidator | None = None, cwd: str | Path | None = None, max_line: int = MAX_LINE,
+                 transcript: Transcript | None = None):
         self.command, self.params, self.timeout, self.validator, self.cwd = command, params, timeout, validator, cwd
         self.max_line = max_line
         self.transcript = transcript  # a protocol/transcript.py Transcript: every line sent and read, or None
         self.tag = 0  # this process's number in the transcript
         self.process: EngineProcess | None = None
         self.seq = 0
-        self.info: dict = {}
+        self.info: Json = {}
         self.capabilities: set[str] = set()
         self.readings: dict[str, str] = {}
         self.name = command[0]
@@ -128,7 +137,7 @@ class StdioEngine(Engine):
                 del self.buffer[:]
                 raise ProtocolError(f"the engine wrote a line longer than {self.max_line} bytes "
                                     f"(read {size} bytes without a line end)", self.stderr())
-            chunk = self.process.pump(deadline)
+            chunk = self._running().pump(deadline)
             if chunk is None:
                 return None
             if not chunk:
@@ -139,7 +148,13 @@ class StdioEngine(Engine):
         self.broken = True
         return problem
 
-    def _line(self, message: dict) -> bytes:
+    def _running(self) -> EngineProcess:
+        """The process to talk to; once stopped, every call on it is the engine's problem (it is gone)."""
+        if self.process is None:
+            raise self._problem(EngineCrashed("the engine was stopped", self.stderr()))
+        return self.process
+
+    def _line(self, message: Json) -> bytes:
         """The engine's reply line to ``message`` (read within the timeout)."""
         try:
             line = self._read_line(time.monotonic() + self.timeout)
@@ -149,16 +164,16 @@ class StdioEngine(Engine):
         except ProtocolError as exc:
             raise self._problem(exc) from None
         if line is None:
-            code = self.process.exit_code()
+            code = self._running().exit_code()
             raise self._problem(EngineCrashed(f"the engine exited (code {code}) during {message['cmd']!r}",
                                               self.stderr()))
         if self.transcript is not None:
             self.transcript.reply(self.tag, line)
         return line
 
-    def _receive(self, message: dict) -> tuple[dict, bool]:
+    def _receive(self, message: Json) -> tuple[Json, bytes]:
         """The reply to ``message``, read now: checked for JSON, the echoed seq, ``ok``
-        and (validating) the schema; and whether its line is plain (no text in it needs cleaning)."""
+        and (validating) the schema; and its line."""
         line = self._line(message)
         try:
             reply = decode(line)
@@ -182,10 +197,10 @@ class StdioEngine(Engine):
             said = reply["error"].get("message")  # the engine's own reason is kept for the skip report
             raise Unsupported(f"the engine does not support {message['cmd']!r}"
                               + (f": {clean(said, 500)}" if isinstance(said, str) and said else ""))
-        return reply, plain(line, MAX_TEXT)
+        return reply, line
 
     # --- requests ---
-    def _prepare(self, message: dict) -> tuple[dict, bytes]:
+    def _prepare(self, message: Json) -> tuple[Json, bytes]:
         """Every request goes out through here (numbered, validated, and written to the transcript if any)."""
         self.seq += 1
         message = {"seq": self.seq, **message}
@@ -196,16 +211,17 @@ class StdioEngine(Engine):
             self.transcript.request(self.tag, data)
         return message, data
 
-    def request(self, message: dict) -> dict:
+    def request(self, message: Json) -> Json:
         """Send one request and wait for its reply."""
         if self.process is None:
             self.start()
         message, data = self._prepare(message)
-        self.process.write(data)
+        self._running().write(data)
         return self._receive(message)[0]
 
-    def _result(self, message: dict, reply: dict, plain: bool = False):
-        """What the runner gets from a reply: events or an error code for apply, the state, the view."""
+    def _result(self, message: Json, reply: Json, line: bytes) -> Any:
+        """What the runner gets from a reply: events or an error code for apply, the state, the view. ``line``: the
+        reply's own, whose events need no cleaning when it is plain (only an apply reply's line is scanned for it)."""
         cmd = message["cmd"]
         if cmd == "new_game" and not reply["ok"] and isinstance(_error(reply).get("code"), str):
             return clean(reply["error"]["code"], 200)  # a refused player count: the runner judges the code
@@ -215,16 +231,16 @@ class StdioEngine(Engine):
                 if not isinstance(code, str):
                     raise self._problem(ProtocolError("a refused action needs error.code", self.stderr(),
                                                       _dump(reply)))
-                message = _error(reply).get("message")
-                return None, Refusal(clean(code, 200), clean(message, 2000) if isinstance(message, str) else "",
+                said = _error(reply).get("message")
+                return None, Refusal(clean(code, 200), clean(said, 2000) if isinstance(said, str) else "",
                                      self.stderr())
             events = reply.get("events") or [] if "events" in self.capabilities else []
             if not isinstance(events, list):
                 raise self._problem(ProtocolError("the 'apply' reply's events are not a list", self.stderr(),
                                                   _dump(reply)))
-            return (events if plain else clean_value(events)), None
+            return (events if plain(line, MAX_TEXT) else clean_value(events)), None
         if not reply["ok"]:
-            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+            error = _error(reply)
             raise self._problem(ProtocolError(
                 clean(f"{cmd!r} failed: {error.get('code')}: {error.get('message', '')}"), self.stderr(),
                 _dump(reply)))
@@ -235,13 +251,14 @@ class StdioEngine(Engine):
             raise self._problem(ProtocolError(f"the {cmd!r} reply lacks {field!r}", self.stderr(), _dump(reply)))
         return reply[field]
 
-    def send(self, calls: list[Call]) -> list:
+    def send(self, calls: list[Call]) -> list[Json | Unsupported]:
         """Send the calls' requests in one write, without waiting; ``collect`` reads the replies. Several sends may
         be outstanding (collected in order), so the engine always has work while the harness judges; what the
         pipe does not take now is written while replies are read."""
         if self.process is None:
             self.start()
-        messages, chunks = [], []
+        messages: list[Json | Unsupported] = []
+        chunks: list[bytes] = []
         for call in calls:
             needed = COMMANDS[call[0]].capability
             if needed and needed not in self.capabilities:
@@ -250,12 +267,12 @@ class StdioEngine(Engine):
             message, data = self._prepare(request(call))
             messages.append(message)
             chunks.append(data)
-        self.process.write(b"".join(chunks))
+        self._running().write(b"".join(chunks))
         return messages
 
-    def collect(self, messages: list) -> list:
+    def collect(self, messages: list[Json | Unsupported]) -> Results:
         """The results of a ``send``, in order; after an engine problem every later call holds the same one."""
-        results: list = []
+        results: Results = []
         for message in messages:
             if isinstance(message, Exception):
                 results.append(message)
@@ -270,10 +287,10 @@ class StdioEngine(Engine):
         return results
 
 
-def _hello(reply: dict) -> tuple[dict, set[str]]:
+def _hello(reply: Json) -> tuple[Json, set[str]]:
     """The engine's description and capabilities from its ``hello`` reply, checked and made safe."""
     if not reply.get("ok"):
-        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        error = _error(reply)
         raise ProtocolError(clean(f"the engine refused hello: {error.get('code')}: {error.get('message', '')}"),
                             raw=_dump(reply))
     for field in ("engine", "capabilities"):
@@ -287,7 +304,7 @@ def _hello(reply: dict) -> tuple[dict, set[str]]:
     return {clean(k, 100): clean(v, 200) for k, v in engine.items()}, {clean(c, 100) for c in capabilities}
 
 
-def _error(reply: dict) -> dict:
+def _error(reply: Json) -> Json:
     """The reply's error object; {} when there is none or it is not an object (then no code is found in it)."""
     error = reply.get("error")
     return error if isinstance(error, dict) else {}
@@ -298,5 +315,5 @@ def _text(line: bytes) -> str:
     return clean(line[:8192].decode("utf-8", "replace")) + (f"... [{len(line)} bytes]" if len(line) > 8192 else "")
 
 
-def _dump(reply: dict) -> str:
+def _dump(reply: Json) -> str:
     return clean(json.dumps(clean_value(reply), ensure_ascii=False))

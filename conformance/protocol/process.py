@@ -16,6 +16,8 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
+from typing import IO
 
 from baobei_conform import signals
 
@@ -25,7 +27,7 @@ READ_CHUNK = 1 << 16
 SETTLE = 0.5  # seconds spent at most reading a flooded stderr pipe when an error quotes the tail
 
 
-def stdio_env() -> dict:
+def stdio_env() -> dict[str, str]:
     """The environment engines run in (unbuffered Python output, so replies are never held back)."""
     return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
@@ -59,17 +61,25 @@ GROUPS = Groups()
 signals.always(GROUPS.kill_all)
 
 
+def _piped(popen: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+    """Its stdin, stdout and stderr: opened as ``subprocess.PIPE``, so never None (typeshed types them optional)."""
+    if popen.stdin is None or popen.stdout is None or popen.stderr is None:
+        raise OSError("the engine's pipes are not open")
+    return popen.stdin, popen.stdout, popen.stderr
+
+
 class EngineProcess:
     """One started engine process; ``OSError`` when it cannot be started."""
 
-    def __init__(self, command: list[str], cwd: str | None = None):
+    def __init__(self, command: list[str], cwd: str | Path | None = None):
         with signals.deferred():  # a signal while it starts is raised once the group is known: it is killed then
             self.popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=stdio_env(),
                                           start_new_session=True)
             self.pgid = self.popen.pid  # the leader of its own session and group
             GROUPS.add(self)
-        self.stdin, self.stdout = self.popen.stdin.fileno(), self.popen.stdout.fileno()
+        self.pipes = _piped(self.popen)
+        self.stdin, self.stdout = self.pipes[0].fileno(), self.pipes[1].fileno()
         os.set_blocking(self.stdin, False)
         os.set_blocking(self.stdout, False)
         try:  # readable when the engine exits: an exit is seen at once even if a forked child holds stdout open
@@ -81,13 +91,13 @@ class EngineProcess:
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
         self._stderr_ended = False
-        os.set_blocking(self.popen.stderr.fileno(), False)
+        os.set_blocking(self.pipes[2].fileno(), False)
         self._drainer = threading.Thread(target=self._drain, name=f"stderr-{self.pgid}", daemon=True)
         self._drainer.start()
 
     def _drain(self) -> None:
         """Keep reading stderr as it comes, so an engine that logs a lot never blocks on a full pipe."""
-        fd = self.popen.stderr.fileno()
+        fd = self.pipes[2].fileno()
         while not self._stderr_ended:
             try:
                 select.select([fd], [], [])
@@ -101,7 +111,7 @@ class EngineProcess:
 
         Called under ``_tail_lock`` only: a chunk is read and kept in one step, so the pipe never looks
         empty while bytes the engine wrote are on their way into the tail."""
-        fd = self.popen.stderr.fileno()
+        fd = self.pipes[2].fileno()
         while not self._stderr_ended:
             try:
                 chunk = os.read(fd, READ_CHUNK)
@@ -207,7 +217,7 @@ class EngineProcess:
         code = self.popen.wait()
         GROUPS.discard(self)
         self._drainer.join(timeout=2)
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+        for stream in self.pipes:
             try:
                 stream.close()
             except OSError:

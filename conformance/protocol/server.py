@@ -14,8 +14,8 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Collection, Iterator
+from typing import IO, Any, Protocol
 
 from baobei_conform import signals
 from baobei_conform.engines.commands import COMMANDS, Command
@@ -25,8 +25,34 @@ from baobei_conform.protocol import PROTOCOL_VERSION
 from baobei_conform.protocol.client import MAX_LINE
 from baobei_conform.protocol.requests import BadRequest, check_handshake, check_overrides, check_request
 from baobei_ref import RuleError
+from baobei_spec.conditions import Json
 
 NEEDS_GAME = ("apply", "state", "view", "legal_actions")  # answered only once setup or new_game started a game
+
+
+class Served(Protocol):
+    """What ``serve`` answers with: the engine methods (``engine_api.Engine``'s), what hello announces, and
+    ``configure`` to adopt the handshake's rule parameters."""
+
+    @property
+    def info(self) -> Json: ...
+
+    @property
+    def capabilities(self) -> Collection[str]: ...
+
+    def configure(self, params: Json | None) -> None: ...
+
+    def setup(self, state: Json, params: Json | None) -> None: ...
+
+    def new_game(self, players: int) -> str | None: ...
+
+    def apply(self, action: Json) -> tuple[list[Json] | None, str | None]: ...
+
+    def state(self) -> Json: ...
+
+    def view(self, player: int) -> Json: ...
+
+    def legal_actions(self) -> list[Json]: ...
 
 
 class Log:
@@ -35,16 +61,16 @@ class Log:
     handshake's parameters (a setup's catalog is checked against them) and the seats of the game."""
 
     def __init__(self) -> None:
-        self.origin: tuple | None = None
-        self.accepted: list[dict] = []
+        self.origin: tuple[Any, ...] | None = None  # (the command, its arguments): setup or new_game
+        self.accepted: list[Json] = []
         self.seats: int | None = None  # of the game (None: no game yet, or a setup that did not say)
         self.handshake: dict[str, Any] = params_to_json()  # until hello says otherwise
 
-    def start(self, seats: object, *origin) -> None:
+    def start(self, seats: object, *origin: Any) -> None:
         self.origin, self.accepted = origin, []
         self.seats = seats if type(seats) is int else None
 
-    def rebuild(self, engine) -> None:
+    def rebuild(self, engine: Served) -> None:
         if self.origin is None:
             return
         kind, *args = self.origin
@@ -53,23 +79,24 @@ class Log:
             engine.apply(action)
 
 
-def _error(code: str, message: str | None = None) -> dict:
+def _error(code: str, message: str | None = None) -> Json:
     return {"ok": False, "error": {"code": code} if message is None else {"code": code, "message": message}}
 
 
-def _hello(engine, request: dict, log: Log) -> dict:
+def _hello(engine: Served, request: Json, log: Log) -> Json:
     if request["protocol"].split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
         return _error("protocol_version", f"speaks {PROTOCOL_VERSION}")
     check_handshake(request["params"])
     engine.configure(request["params"])
     log.handshake = request["params"]
     reply = {"ok": True, "engine": dict(engine.info), "capabilities": sorted(engine.capabilities)}
-    if getattr(engine, "readings", None):
-        reply["readings"] = engine.readings  # rulings read otherwise than adopted (docs/protocol.md 3.1)
+    readings = getattr(engine, "readings", None)
+    if readings:
+        reply["readings"] = readings  # rulings read otherwise than adopted (docs/protocol.md 3.1)
     return reply
 
 
-def _setup(engine, request: dict, log: Log) -> dict:
+def _setup(engine: Served, request: Json, log: Log) -> Json:
     """Adopt a position; the reference refuses one that is no position of the game (keeping the game it had)."""
     state, params = request["state"], request["params"]
     if params is not None:
@@ -82,7 +109,7 @@ def _setup(engine, request: dict, log: Log) -> dict:
     return {"ok": True}
 
 
-def _new_game(engine, request: dict, log: Log) -> dict:
+def _new_game(engine: Served, request: Json, log: Log) -> Json:
     players = request["players"]
     code = engine.new_game(players)
     if code is not None:
@@ -91,7 +118,7 @@ def _new_game(engine, request: dict, log: Log) -> dict:
     return {"ok": True}
 
 
-def _apply(engine, request: dict, log: Log) -> dict:
+def _apply(engine: Served, request: Json, log: Log) -> Json:
     try:
         events, code = engine.apply(request["action"])
     except Exception:
@@ -103,14 +130,14 @@ def _apply(engine, request: dict, log: Log) -> dict:
     return {"ok": True, "events": events}
 
 
-def _view(engine, request: dict, log: Log) -> dict:
+def _view(engine: Served, request: Json, log: Log) -> Json:
     player, seats = request["player"], log.seats
     if seats is not None and not 0 <= player < seats:
         raise BadRequest("engine_error", f"view: player {player} is not at the table (seats 0 to {seats - 1})")
     return {"ok": True, "view": engine.view(player)}
 
 
-Handler = Callable[[Any, dict, Log], dict]
+Handler = Callable[[Served, Json, Log], Json]
 # The commands the server does more for than call the engine: the handshake, a game's start (logged to rebuild it),
 # an action (undone when the reference fails half-way), a view (of a seat at the table), the end.
 SPECIAL: dict[str, Handler] = {
@@ -126,7 +153,7 @@ SPECIAL: dict[str, Handler] = {
 def _answered(command: Command) -> Handler:
     """A command the engine answers alone: its method of the command's name, the request's fields its arguments,
     what it returns the reply's result field."""
-    def answer(engine, request: dict, log: Log) -> dict:
+    def answer(engine: Served, request: Json, log: Log) -> Json:
         result = getattr(engine, command.name)(*(request[f] for f in command.fields))
         return {"ok": True, command.result: result} if command.result else {"ok": True}
     return answer
@@ -137,7 +164,7 @@ def _answered(command: Command) -> Handler:
 HANDLERS: dict[str, Handler] = {name: SPECIAL.get(name) or _answered(c) for name, c in COMMANDS.items()}
 
 
-def handle(engine, request: dict, log: Log | None = None) -> dict:
+def handle(engine: Served, request: Json, log: Log | None = None) -> Json:
     """One request -> one reply (without seq); a malformed request gets a protocol error, the engine untouched."""
     log = log or Log()
     try:
@@ -149,7 +176,7 @@ def handle(engine, request: dict, log: Log | None = None) -> dict:
         return _error(exc.code, exc.message)
 
 
-def _request(line: bytes | str) -> dict:
+def _request(line: bytes | str) -> Json:
     """The request object of a line (BadRequest when it is none, or its seq is no integer from 1)."""
     try:
         parsed = decode(line if isinstance(line, bytes) else line.encode("utf-8", "surrogatepass"))
@@ -162,9 +189,10 @@ def _request(line: bytes | str) -> dict:
     return parsed
 
 
-def _answer(engine, line: bytes | str | None, log: Log | None = None, limit: int = MAX_LINE) -> tuple[bytes, bool]:
+def _answer(engine: Served, line: bytes | str | None, log: Log | None = None,
+            limit: int = MAX_LINE) -> tuple[bytes, bool]:
     """The reply line to one request line (None: a line longer than ``limit``), and whether it was ``stop``."""
-    request: dict = {}
+    request: Json = {}
     try:
         if line is None:
             raise BadRequest("engine_error", f"a request line is at most {limit} bytes (docs/protocol.md 1)")
@@ -224,7 +252,7 @@ class Lines:
         return line
 
 
-def _batches(stdin, limit: int = MAX_LINE) -> Iterator[list[bytes | str | None]]:
+def _batches(stdin: IO[Any], limit: int = MAX_LINE) -> Iterator[list[bytes | str | None]]:
     """Lists of request lines as they arrive: every complete line already sent is answered together."""
     try:
         fd = stdin.fileno()
@@ -246,7 +274,8 @@ def _blank(line: bytes | str | None) -> bool:
     return line is not None and not line.strip()
 
 
-def serve(factory: Callable = ReferenceEngine, stdin=None, stdout=None, max_line: int = MAX_LINE) -> int:
+def serve(factory: Callable[[], Served] = ReferenceEngine, stdin: IO[Any] | None = None,
+          stdout: IO[Any] | None = None, max_line: int = MAX_LINE) -> int:
     """Answer requests until ``stop`` or end of input; replies to pipelined requests go out in one write."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     out = getattr(stdout, "buffer", None)  # write bytes straight to a real stdout

@@ -35,7 +35,7 @@ class Transcript:
         self._write({"transcript": SCHEMA, "started": datetime.now(UTC).isoformat(timespec="milliseconds"),
                      "protocol": PROTOCOL_VERSION, "argv": list(argv or [])})
 
-    def _write(self, record: dict) -> None:
+    def _write(self, record: dict[str, object]) -> None:
         with self.lock:
             if not self.file.closed:
                 self.file.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")

@@ -7,9 +7,10 @@ import json
 import jsonschema
 from referencing import Registry, Resource
 
+from baobei_conform.engines.api import ProtocolError
 from baobei_conform.engines.commands import COMMANDS
-from baobei_conform.protocol.client import ProtocolError
 from baobei_spec import SPEC_ROOT
+from baobei_spec.conditions import Json
 
 BASE = "https://baobei.invalid/schemas/"
 
@@ -27,14 +28,14 @@ class MessageValidator:
         schema = {"$ref": f"{BASE}protocol.schema.json#/$defs/{name}"}
         return jsonschema.Draft202012Validator(schema, registry=self.registry)
 
-    def check_request(self, message: dict) -> None:
+    def check_request(self, message: Json) -> None:
         self._check("request", message, json.dumps(message), "the harness sent")
 
-    def check_reply(self, cmd: str, reply: dict, raw: str) -> None:
+    def check_reply(self, cmd: str, reply: Json, raw: str) -> None:
         name = (COMMANDS[cmd].schema if cmd in COMMANDS else "reply_ok") if reply.get("ok") else "error_reply"
         self._check(name, reply, raw, f"the {cmd!r} reply")
 
-    def _check(self, name: str, message: dict, raw: str, who: str) -> None:
+    def _check(self, name: str, message: Json, raw: str, who: str) -> None:
         error = jsonschema.exceptions.best_match(self._validator(name).iter_errors(message))
         if error is not None:
             where = "/".join(str(p) for p in error.absolute_path) or "(root)"

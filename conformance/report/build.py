@@ -9,6 +9,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import orjson
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
@@ -82,7 +83,7 @@ def duration(seconds: float) -> str:
 def _sections(report: Report) -> list[dict]:
     """The outline: top sections with their subsections, each with its clause rows in rulebook order."""
     spec = report.spec
-    top_of = {}
+    top_of: dict[str, dict[str, Any]] = {}
     tops = []
     for sec in spec.sections.values():
         if "." not in sec.id:
@@ -90,7 +91,7 @@ def _sections(report: Report) -> list[dict]:
                      "subs": [], "clauses": []}
             tops.append(entry)
             top_of["6" if sec.id == "A" else sec.id] = entry
-    subs = {}
+    subs: dict[str, dict[str, Any]] = {}
     for sec in spec.sections.values():
         if "." in sec.id:
             head = sec.id.split(".")[0]
@@ -253,7 +254,7 @@ def _reproducer(run: FuzzRun, found: dict, out: Path, report: Report, painter: P
     path = out / str(run.reproducer_file(found))
     text = found["reproducer"]["text"]
     source = [{"line": i + 1, "text": line} for i, line in enumerate(text.rstrip("\n").split("\n"))]
-    drawn = {"file": path.name, "source": source, "positions": None, "problem": ""}
+    drawn: dict[str, Any] = {"file": path.name, "source": source, "positions": None, "problem": ""}
     try:
         scenario = load_scenario(path, report.spec)
     except ScenarioError as exc:
@@ -277,5 +278,5 @@ def _source(s: ScenarioRow) -> dict:
         brief = {k: "…" if k == "state" else v for k, v in step.items() if k not in ("op", "line")}
         steps.append({"line": line, "op": step.get("op", "?"), "brief": json.dumps(brief, ensure_ascii=False),
                       "full": orjson.dumps(step, option=orjson.OPT_INDENT_2).decode(),  # = json.dumps(indent=2)
-                      "failing": failing.get(line, [])})
+                      "failing": failing.get(line, []) if line is not None else []})
     return {"source": source, "steps": steps}

@@ -30,7 +30,7 @@ from baobei_conform.runner.run import StepFailed
 from baobei_conform.runner.walk import Walked, walk
 from baobei_conform.suite.identity import suite_tag
 from baobei_conform.suite.scenario import Scenario, load_scenario, scenario_files
-from baobei_spec import Clause, Spec, default_spec
+from baobei_spec import Clause, Ruling, Spec, default_spec
 from baobei_spec.summary import part_of
 
 NOT_RUN = "notrun"  # the scenario is not in an engine's results (another selection, shard or suite version)
@@ -204,8 +204,8 @@ def exercise(scenario: Scenario, engine: ReferenceEngine | None = None) -> Exerc
                     if event.get("ruling"):
                         found.rulings.add(str(event["ruling"]))
     except StepFailed as exc:
-        found.error = f"line {scenario.file_line(exc.line)}: {exc.message} (expected {exc.expected}, " \
-                      f"actual {exc.actual})"
+        where = f"line {scenario.file_line(exc.line)}: " if exc.line is not None else ""
+        found.error = f"{where}{exc.message} (expected {exc.expected}, actual {exc.actual})"
     except Exception as exc:  # noqa: BLE001 - a crash of the reference is reported, not raised
         found.error = f"the reference raised {type(exc).__name__}: {exc}"
     found.clauses.update(engine.refusals)  # a refusal citing a clause is the reference applying it
@@ -290,7 +290,7 @@ class ClauseRow:
 
 @dataclass
 class RulingRow:
-    ruling: object  # baobei_spec.Ruling
+    ruling: Ruling
     pinned_by: list[str]
     exercised_by: list[str]
 
@@ -406,27 +406,27 @@ def collect(results_files: list[str | Path] | None = None, scenarios_dir: str | 
                     statuses={}, results={})
     for row in rows.values():
         for eng in engines:
-            r = eng.results.get(row.id)
-            row.statuses[eng.slug] = r["status"] if r else NOT_RUN
-            if r:
-                row.results[eng.slug] = r
+            result = eng.results.get(row.id)
+            row.statuses[eng.slug] = result["status"] if result else NOT_RUN
+            if result:
+                row.results[eng.slug] = result
     scenarios = sorted(rows.values(), key=lambda s: (part_key(s.part), s.id))
 
     clauses = {cid: ClauseRow(c, part_of(cid), [], []) for cid, c in spec.clauses.items()}
     rulings = {rid: RulingRow(r, [], []) for rid, r in sorted(spec.rulings.items(), key=lambda kv: id_key(kv[0]))}
-    for s in scenarios:
-        for cid in dict.fromkeys([*s.clauses, *s.faq]):
+    for row in scenarios:
+        for cid in dict.fromkeys([*row.clauses, *row.faq]):
             if cid in clauses:
-                clauses[cid].cited_by.append(s.id)
-        for cid in sorted(s.exercise.clauses):
+                clauses[cid].cited_by.append(row.id)
+        for cid in sorted(row.exercise.clauses):
             if cid in clauses:
-                clauses[cid].exercised_by.append(s.id)
-        for rid in s.rulings:
+                clauses[cid].exercised_by.append(row.id)
+        for rid in row.rulings:
             if rid in rulings:
-                rulings[rid].pinned_by.append(s.id)
-        for rid in sorted(s.exercise.rulings):
+                rulings[rid].pinned_by.append(row.id)
+        for rid in sorted(row.exercise.rulings):
             if rid in rulings:
-                rulings[rid].exercised_by.append(s.id)
+                rulings[rid].exercised_by.append(row.id)
 
     for entry in mutants or ():
         for cid in entry["clauses"]:

@@ -3,8 +3,8 @@ scenario, the slots it changed marked, its events and the checks after it beside
 an engine failing at a step, its table beside the reference's there, what differs marked.
 
 The reference's walk is the one the report's model made to learn which clauses it exercises (``Exercise``).
-The engine's table is the state the results document keeps for a failure at an ``expect`` step (``state``); for
-other failures only the reference's table is shown.
+The engine's table is the state the results document keeps for a failure at an ``expect`` step or an agreement
+difference (``state``); for other failures (a refusal, an engine error) only the reference's table is shown.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def failure_pair(result: dict, found: Positions, painter: Painter) -> Markup | N
         return Markup('<div class="pair">') + painter.table(ours, f"the reference's table after line {line}",
                                                             "reference") + Markup(
             '<p class="muted">The results keep the engine\'s state only for a failure at an <code>expect</code> '
-            'step.</p></div>')
+            'step or an agreement difference.</p></div>')
     theirs = layout(engine, faces)
     count = compare(ours, theirs, DIFFERS, both=True)
     return (Markup('<div class="pair">')

@@ -14,64 +14,71 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from baobei_conform.engines.api import Call
 from baobei_conform.runner.diff import diff
 from baobei_conform.runner.event_fields import fields_match
+from baobei_spec.conditions import Json
 from baobei_spec.contract import compared_events
 
 Verdict = tuple[bool, str, str]  # (holds, expected, actual)
+Reads = Literal["state", "view", "legal_actions", "events"]  # the engine answer a check judges
+Judge = Callable[[Json, Any], Verdict]  # (the compiled check, the answer it reads) -> verdict
 
 
 @dataclass(frozen=True)
 class CheckKind:
     what: str  # the vocabulary's name of the kind
-    reads: str  # "state" | "view" | "legal_actions" | "events": the answer it judges
-    judge: Callable[[dict, Any], Verdict]  # (the compiled check, the answer it reads) -> verdict
+    reads: Reads
+    judge: Judge
 
 
 KINDS: dict[str, CheckKind] = {}
 
 
-def kind(what: str, reads: str = "state") -> Callable[[Callable[[dict, Any], Verdict]], Callable[[dict, Any], Verdict]]:
+def kind(what: str, reads: Reads = "state") -> Callable[[Judge], Judge]:
     """Register the judge of the check kind ``what``."""
-    def register(judge: Callable[[dict, Any], Verdict]) -> Callable[[dict, Any], Verdict]:
+    def register(judge: Judge) -> Judge:
         KINDS[what] = CheckKind(what, reads, judge)
         return judge
     return register
 
 
-def _kind(check: dict) -> CheckKind:
+def _kind(check: Json) -> CheckKind:
     try:
         return KINDS[check["what"]]
     except KeyError:
         raise ValueError(f"unknown check {check.get('what')!r}") from None
 
 
-def call_for(check: dict) -> tuple | None:
+def call_for(check: Json) -> Call | None:
     """The engine call whose answer the check judges; None for the events of the last action (no call)."""
     reads = _kind(check).reads
     if reads == "view":
         return ("view", check["viewer"])
-    return None if reads == "events" else (reads,)
+    if reads == "events":
+        return None
+    return ("state",) if reads == "state" else ("legal_actions",)
 
 
-def capability_for(check: dict) -> str | None:
+def capability_for(check: Json) -> str | None:
     """The optional engine capability the check's answer needs (the state needs none)."""
     return {"view": "views", "legal_actions": "legal_actions", "events": "events"}.get(_kind(check).reads)
 
 
-def judge(check: dict, answer: Any) -> Verdict:
+def judge(check: Json, answer: Any) -> Verdict:
     """The verdict on the answer ``call_for(check)`` got (the last action's events for an events check)."""
     return _kind(check).judge(check, answer)
 
 
-def evaluate(check: dict, state: dict, events: list[dict], view, legal: list | None = None) -> Verdict:
+def evaluate(check: Json, state: Json, events: list[Json], view: Callable[[int], Json],
+             legal: list[Json] | None = None) -> Verdict:
     """(holds, expected, actual) for one check; ``view`` is a function player -> view JSON, ``legal`` the engine's
     legal actions (for a ``legal`` check)."""
     reads = _kind(check).reads
-    answer = {"state": lambda: state, "events": lambda: events, "legal_actions": lambda: legal,
-              "view": lambda: view(check["viewer"])}[reads]()
+    answers = {"state": state, "events": events, "legal_actions": legal}
+    answer = view(check["viewer"]) if reads == "view" else answers[reads]
     return judge(check, answer)
 
 
@@ -80,7 +87,7 @@ def species(card: str | None) -> str | None:
     return None if card is None else card.rsplit("-", 1)[0]
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     return "empty" if value is None else str(value)
 
 
@@ -94,9 +101,10 @@ def _is(expected: Any, actual: Any, text: Callable[[Any], str] = _show) -> Verdi
 
 # --- the table ---------------------------------------------------------------------------------------------
 @kind("slot")
-def _slot(check: dict, state: dict) -> Verdict:
+def _slot(check: Json, state: Json) -> Verdict:
     owner, slot = check["target"]
     zone = state["zones"].get(str(owner))
+    actual: str | None
     if zone is None:
         actual = "no such player"
     elif not 1 <= slot <= len(zone):
@@ -107,59 +115,60 @@ def _slot(check: dict, state: dict) -> Verdict:
 
 
 @kind("card_count")
-def _card_count(check: dict, state: dict) -> Verdict:
+def _card_count(check: Json, state: Json) -> Verdict:
     zone = state["zones"].get(str(check["player"]), [])
     return _is(check["count"], sum(1 for c in zone if c is not None), str)
 
 
 @kind("slot_count")
-def _slot_count(check: dict, state: dict) -> Verdict:
+def _slot_count(check: Json, state: Json) -> Verdict:
     return _is(check["count"], len(state["zones"].get(str(check["player"]), [])), str)
 
 
 @kind("deck_count")
-def _deck_count(check: dict, state: dict) -> Verdict:
+def _deck_count(check: Json, state: Json) -> Verdict:
     return len(state["deck"]) == check["count"], str(check["count"]), str(len(state["deck"]))
 
 
 @kind("deck_top")
-def _deck_top(check: dict, state: dict) -> Verdict:
+def _deck_top(check: Json, state: Json) -> Verdict:
     actual = species(state["deck"][0]) if state["deck"] else None
     return actual == check["species"], check["species"], _show(actual)
 
 
 @kind("top")
 @kind("drawn")
-def _card_named(check: dict, state: dict) -> Verdict:
+def _card_named(check: Json, state: Json) -> Verdict:
     """One card the state names: the face-up top of the discard pile, the drawn card."""
     actual = species(state[check["what"]])
     return actual == check["species"], check["species"], _show(actual)
 
 
 @kind("discard")
-def _discard(check: dict, state: dict) -> Verdict:
+def _discard(check: Json, state: Json) -> Verdict:
     actual = [species(c) for c in state["discard"]]
     return actual == check["species"], " ".join(check["species"]), " ".join(str(a) for a in actual)
 
 
 @kind("discard_count")
-def _discard_count(check: dict, state: dict) -> Verdict:
+def _discard_count(check: Json, state: Json) -> Verdict:
     return _is(check["count"], len(state["discard"]), str)
 
 
 @kind("under_count")
-def _under_count(check: dict, state: dict) -> Verdict:
+def _under_count(check: Json, state: Json) -> Verdict:
     return _is(check["count"], len(state["under"]), str)
 
 
 @kind("under")
-def _under(check: dict, state: dict) -> Verdict:
-    actual = sorted(str(species(c)) for c in state["under"])
-    return actual == sorted(check["species"]), " ".join(sorted(check["species"])), " ".join(actual)
+def _under(check: Json, state: Json) -> Verdict:
+    """In the state's order: the order the cards were slid under the pile, the first first (docs/protocol.md)."""
+    actual, wanted = [str(species(c)) for c in state["under"]], check["species"]
+    return actual == wanted, " ".join(wanted), " ".join(actual)
 
 
 @kind("round_table")
-def _round_table(check: dict, state: dict) -> Verdict:
+def _round_table(check: Json, state: Json) -> Verdict:
     tables = state.get("round_zones")
     zone = None if tables is None else tables.get(str(check["player"]))
     actual = "no scored round" if zone is None else " ".join("_" if c is None else c["species"] for c in zone)
@@ -173,7 +182,7 @@ def _pending_text(kind: str, players: list[int]) -> str:
 
 
 @kind("pending")
-def _pending(check: dict, state: dict) -> Verdict:
+def _pending(check: Json, state: Json) -> Verdict:
     p = state["pending"]
     actual_players = p["players"] if p["kind"] == "window" else ([] if p["player"] is None else [p["player"]])
     want = check["players"]
@@ -181,18 +190,18 @@ def _pending(check: dict, state: dict) -> Verdict:
     return ok, _pending_text(check["kind"], want), _pending_text(p["kind"], actual_players)
 
 
-def _score_of(table: dict | None, player: int) -> Any:
+def _score_of(table: Json | None, player: int) -> Any:
     return None if table is None else table.get(str(player))
 
 
 @kind("round_score")
-def _round_score(check: dict, state: dict) -> Verdict:
+def _round_score(check: Json, state: Json) -> Verdict:
     actual = _score_of(state["round_scores"], check["player"])
     return actual == check["score"], str(check["score"]), _show(actual)
 
 
 @kind("score")
-def _score(check: dict, state: dict) -> Verdict:
+def _score(check: Json, state: Json) -> Verdict:
     actual = _score_of(state["scores"], check["player"])
     return actual == check["score"], str(check["score"]), _show(actual)
 
@@ -204,24 +213,24 @@ def _player_text(player: int | None) -> str:
 @kind("first")
 @kind("winner")
 @kind("bao")
-def _seat(check: dict, state: dict) -> Verdict:
+def _seat(check: Json, state: Json) -> Verdict:
     """A player (or nobody) the state names: the first player, the winner, who called BAO."""
     actual = state[check["what"]]
     return actual == check["player"], _player_text(check["player"]), _player_text(actual)
 
 
 @kind("shield")
-def _shield(check: dict, state: dict) -> Verdict:
+def _shield(check: Json, state: Json) -> Verdict:
     return state["shield"] == check["state"], check["state"], state["shield"]
 
 
 @kind("recycles")
-def _recycles(check: dict, state: dict) -> Verdict:
+def _recycles(check: Json, state: Json) -> Verdict:
     return state["recycles"] == check["count"], str(check["count"]), str(state["recycles"])
 
 
 @kind("final_phase")
-def _final_phase(check: dict, state: dict) -> Verdict:
+def _final_phase(check: Json, state: Json) -> Verdict:
     text = {True: "final phase", False: "no final phase"}
     return state["final_phase"] == check["value"], text[check["value"]], text[bool(state["final_phase"])]
 
@@ -233,7 +242,7 @@ def _owed_text(players: list[int] | None) -> str:
 
 
 @kind("last_turns")
-def _last_turns(check: dict, state: dict) -> Verdict:
+def _last_turns(check: Json, state: Json) -> Verdict:
     owed = state.get("last_turns")
     actual = None if owed is None else list(owed)  # in the order they are played: clockwise (contract)
     return actual == check["players"], _owed_text(check["players"]), _owed_text(actual)
@@ -241,7 +250,7 @@ def _last_turns(check: dict, state: dict) -> Verdict:
 
 # --- views, events, legal actions ------------------------------------------------------------------------------
 @kind("view", reads="view")
-def _view(check: dict, view: dict) -> Verdict:
+def _view(check: Json, view: Json) -> Verdict:
     owner, slot = check["target"]
     zone = view["zones"].get(str(owner), [])
     cell = zone[slot - 1] if 1 <= slot <= len(zone) else "no such slot"
@@ -251,7 +260,7 @@ def _view(check: dict, view: dict) -> Verdict:
     return actual == check["species"], check["species"] or "hidden", actual or "hidden"
 
 
-def _event_matches(event: dict, check: dict) -> bool:
+def _event_matches(event: Json, check: Json) -> bool:
     return (
         event.get("kind") == check["kind"]
         and ("player" not in check or event.get("player") == check["player"])
@@ -260,8 +269,8 @@ def _event_matches(event: dict, check: dict) -> bool:
     )
 
 
-def _event_text(e: dict) -> str:
-    out = e["kind"]
+def _event_text(e: Json) -> str:
+    out: str = e["kind"]
     if e.get("player") is not None:
         out += f" for p{e['player']}"
     if e.get("clause"):
@@ -272,7 +281,7 @@ def _event_text(e: dict) -> str:
 
 
 @kind("event", reads="events")
-def _event(check: dict, events: list[dict]) -> Verdict:
+def _event(check: Json, events: list[Json]) -> Verdict:
     matching = [e for e in events if _event_matches(e, check)]
     seen = "; ".join(_event_text(e) for e in events) or "no events"
     return bool(matching) == check["present"], ("" if check["present"] else "no ") + _event_text(check), seen
@@ -283,7 +292,7 @@ def _listed(listed: bool) -> str:
 
 
 @kind("legal", reads="legal_actions")
-def _legal(check: dict, legal: list | None) -> Verdict:
+def _legal(check: Json, legal: list[Json] | None) -> Verdict:
     listed = isinstance(legal, list) and check["action"] in legal
     return listed == check["listed"], _listed(check["listed"]), _listed(listed)
 
@@ -331,12 +340,12 @@ def _json_verdict(want: Any, got: Any, path: str) -> Verdict:
 
 
 @kind("state_json")
-def _state_json(check: dict, state: dict) -> Verdict:
+def _state_json(check: Json, state: Json) -> Verdict:
     return _json_verdict(check["value"], at_path(state, check["path"]), check["path"])
 
 
 @kind("view_json", reads="view")
-def _view_json(check: dict, view: dict) -> Verdict:
+def _view_json(check: Json, view: Json) -> Verdict:
     return _json_verdict(check["value"], at_path(view, check["path"]), check["path"])
 
 
@@ -349,5 +358,5 @@ def _compared(events: Any) -> Any:
 
 
 @kind("event_list", reads="events")
-def _event_list(check: dict, events: list[dict]) -> Verdict:
+def _event_list(check: Json, events: list[Json]) -> Verdict:
     return _json_verdict(_compared(check["events"]), _compared(events), "events")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from baobei_conform.engines.reference import ReferenceEngine
 from baobei_conform.runner.run import Outcome, run_steps
 from baobei_conform.suite.scenario import Scenario
+from baobei_spec.conditions import Json
 
 DIFF_LIMIT = 12  # differing fields shown at most; the rest are counted
 
@@ -15,12 +16,12 @@ DIFF_LIMIT = 12  # differing fields shown at most; the rest are counted
 @dataclass
 class StepContext:
     pending: str = ""  # the decision pending on the reference just before the step
-    events: list[dict] = field(default_factory=list)  # the reference's events at the step (its last action's)
-    state: dict | None = None  # the reference's state after the step
+    events: list[Json] = field(default_factory=list)  # the reference's events at the step (its last action's)
+    state: Json | None = None  # the reference's state after the step
     clauses: list[str] = field(default_factory=list)  # clauses the reference's events at the step cite
 
 
-def pending_text(pending: dict | None) -> str:
+def pending_text(pending: Json | None) -> str:
     """``turn p0``, ``window p1 p2``, ``none``: who must decide what."""
     if not isinstance(pending, dict):
         return "none"
@@ -56,7 +57,7 @@ def engine_diff(outcome: Outcome, context: StepContext | None) -> list[str]:
     return state_diff(outcome.state, context.state)
 
 
-def failure_facts(scenario: Scenario, outcome: Outcome) -> dict:
+def failure_facts(scenario: Scenario, outcome: Outcome) -> Json:
     """What the results document keeps about a failure besides expected/actual: ``due``, ``differs``,
     ``reference_events`` (the same facts the console shows)."""
     context = reference_context(scenario, outcome.line)
@@ -65,7 +66,7 @@ def failure_facts(scenario: Scenario, outcome: Outcome) -> dict:
     return {"due": context.pending, "differs": engine_diff(outcome, context), "reference_events": context.events}
 
 
-def _cited(events: list[dict]) -> list[str]:
+def _cited(events: list[Json]) -> list[str]:
     out: list[str] = []
     for e in events:
         for cid in [e.get("clause"), *(e.get("also") or ())]:
@@ -74,7 +75,7 @@ def _cited(events: list[dict]) -> list[str]:
     return out
 
 
-def state_diff(engine: dict, reference: dict, path: str = "") -> list[str]:
+def state_diff(engine: Json, reference: Json, path: str = "") -> list[str]:
     """``field: engine X, reference Y`` for each leaf that differs (dict keys and list items by position)."""
     if isinstance(engine, dict) and isinstance(reference, dict):
         out = []
@@ -91,6 +92,6 @@ def state_diff(engine: dict, reference: dict, path: str = "") -> list[str]:
     return [f"{path.lstrip('.')}: engine {_short(engine)}, reference {_short(reference)}"]
 
 
-def _short(value) -> str:
+def _short(value: object) -> str:
     text = "null" if value is None else str(value)
     return text if len(text) <= 80 else text[:77] + "..."

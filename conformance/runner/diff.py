@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 MISSING = "(missing)"
 
@@ -31,28 +32,38 @@ def diff(expected: object, actual: object, path: str = "") -> list[str]:
 
     A key or index only one side has shows ``(missing)`` on the other side.
     """
+    return [f"{where or '(value)'}: {shown(left)} -> {shown(right)}"
+            for where, left, right in leaves(expected, actual, path)]
+
+
+def shown(value: object, absent: str = MISSING) -> str:
+    """A leaf as a difference shows it: its JSON, ``absent`` for a key or index its side lacks."""
+    return absent if value is ABSENT else _show(value)
+
+
+def leaves(expected: object, actual: object, path: str = "") -> Iterator[tuple[str, object, object]]:
+    """Every leaf where two JSON values differ, ``(path, expected, actual)``, in order: objects by key (the first
+    value's keys, then the second's others), arrays by index; ``ABSENT`` on the side that lacks a key or index."""
     if expected == actual and repr(expected) == repr(actual):  # the common case, at C speed: repr tells true from 1
-        return []
+        return
     if isinstance(expected, dict) and isinstance(actual, dict):
         keys = [*expected, *(k for k in actual if k not in expected)]
-        pairs = [(f"{path}.{k}" if path else str(k), expected.get(k, MISSING), actual.get(k, MISSING),
-                  k in expected, k in actual) for k in keys]
+        pairs = [(f"{path}.{k}" if path else str(k), expected.get(k, ABSENT), actual.get(k, ABSENT)) for k in keys]
     elif isinstance(expected, list) and isinstance(actual, list):
-        pairs = [(f"{path}[{i}]", expected[i] if i < len(expected) else MISSING,
-                  actual[i] if i < len(actual) else MISSING, i < len(expected), i < len(actual))
-                 for i in range(max(len(expected), len(actual)))]
+        pairs = [(f"{path}[{i}]", expected[i] if i < len(expected) else ABSENT,
+                  actual[i] if i < len(actual) else ABSENT) for i in range(max(len(expected), len(actual)))]
     else:
-        return [] if _same_leaf(expected, actual) else [f"{path or '(value)'}: {_show(expected)} -> {_show(actual)}"]
-    out: list[str] = []
-    for where, left, right, in_left, in_right in pairs:
-        if in_left and in_right:
-            out += diff(left, right, where)
+        if not _same_leaf(expected, actual):
+            yield path, expected, actual
+        return
+    for where, left, right in pairs:
+        if left is ABSENT or right is ABSENT:
+            yield where, left, right
         else:
-            out.append(f"{where}: {_show(left) if in_left else MISSING} -> {_show(right) if in_right else MISSING}")
-    return out
+            yield from leaves(left, right, where)
 
 
-def first_leaf(a, b, path: str = "") -> tuple[str, object, object] | None:
+def first_leaf(a: object, b: object, path: str = "") -> tuple[str, object, object] | None:
     """The first place (keys in the first value's order, then the second's others; arrays by index when of one
     length) where two JSON values differ, with both sides' values there (``ABSENT`` for a key only one side has);
     None when they are equal."""
@@ -69,7 +80,7 @@ def first_leaf(a, b, path: str = "") -> tuple[str, object, object] | None:
     return None if a == b else (path, a, b)
 
 
-def first_difference(a, b, path: str = "") -> str:
+def first_difference(a: object, b: object, path: str = "") -> str:
     """Where two JSON values first differ, as a readable path."""
     where, left, right = first_leaf(a, b, path) or (path, a, b)
     if left is ABSENT or right is ABSENT:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
-from baobei_conform.engines.api import Call, Engine, EngineProblem
+from baobei_conform.engines.api import Call, Engine, EngineProblem, Results
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)  # a run's key, which ``done`` and the unfinished list name it by
 
 
 class Batch(NamedTuple):
@@ -32,24 +33,24 @@ class Batch(NamedTuple):
     more: bool = False
 
 
-Run = Generator[Batch, list, T]  # yields batches of calls, is sent their results, returns its verdict
-Done = Callable[[Hashable, Any, float], bool]  # (key, verdict, seconds) -> go on
+Run = Generator[Batch, Results, T]  # yields batches of calls, is sent their results, returns its verdict
+Done = Callable[[K, T, float], bool]  # (key, verdict, seconds) -> go on
 
 DEPTH = 16  # runs in flight on an engine that works apart
 GROUP = 4  # runs whose batches share one write (each write wakes the engine: fewer, larger ones cost less)
 
 
-class _Flight:
+class _Flight(Generic[K, T]):
     """One run in flight: its key, its generator, its batch's size, the seconds spent on it so far."""
 
     __slots__ = ("key", "run", "count", "seconds")
 
-    def __init__(self, key: Hashable, run: Run) -> None:
+    def __init__(self, key: K, run: Run[T]) -> None:
         self.key, self.run, self.count, self.seconds = key, run, 0, 0.0
 
 
-def drive(runs: Iterable[tuple[Hashable, Run]], engine: Engine, done: Done,
-          depth: int | None = None, group: int | None = None) -> list[Hashable]:
+def drive(runs: Iterable[tuple[K, Run[T]]], engine: Engine, done: Done[K, T],
+          depth: int | None = None, group: int | None = None) -> list[K]:
     """Drive ``runs`` (key, run) on ``engine`` until all have returned; ``done`` gets each verdict as it comes.
 
     ``done`` returning False stops the drive at once: the keys of the runs still unfinished are returned, their
@@ -59,13 +60,13 @@ def drive(runs: Iterable[tuple[Hashable, Run]], engine: Engine, done: Done,
     apart = engine.works_apart
     depth, group = (depth or DEPTH, group or GROUP) if apart else (1, 1)
     source = iter(runs)
-    ready: list[tuple[_Flight, list[Call]]] = []  # batches known, not sent yet
-    flying: deque[tuple[Any, list[_Flight]]] = deque()  # (ticket, its runs), in the order sent
+    ready: list[tuple[_Flight[K, T], list[Call]]] = []  # batches known, not sent yet
+    flying: deque[tuple[Any, list[_Flight[K, T]]]] = deque()  # (ticket, its runs), in the order sent
     live = 0  # runs started and not finished
     exhausted = False
-    holding: _Flight | None = None  # the run whose next batch must go out before any other run starts
+    holding: _Flight[K, T] | None = None  # the run whose next batch must go out before any other run starts
 
-    def advance(flight: _Flight, results: list | None) -> bool:
+    def advance(flight: _Flight[K, T], results: Results | None) -> bool:
         """Hand the run its results (None: start it); queue its next batch, or record its verdict."""
         nonlocal live, holding
         clock = time.perf_counter()
@@ -82,7 +83,7 @@ def drive(runs: Iterable[tuple[Hashable, Run]], engine: Engine, done: Done,
         ready.append((flight, batch.calls))
         return True
 
-    def unfinished() -> list[Hashable]:
+    def unfinished() -> list[K]:
         return [f.key for f, _ in ready] + [f.key for _, members in flying for f in members]
 
     try:
@@ -122,11 +123,12 @@ def drive(runs: Iterable[tuple[Hashable, Run]], engine: Engine, done: Done,
 class _Unsent:
     """The ticket of calls the engine did not take (it broke): each of them holds the problem."""
 
-    def __init__(self, results: list) -> None:
+    def __init__(self, results: Results) -> None:
         self.results = results
 
 
-def _send(engine: Engine, batches: list[tuple[_Flight, list[Call]]], flying: deque) -> None:
+def _send(engine: Engine, batches: list[tuple[_Flight[K, T], list[Call]]],
+          flying: deque[tuple[Any, list[_Flight[K, T]]]]) -> None:
     calls = [call for _, batch in batches for call in batch]
     try:
         ticket: Any = engine.send(calls)
@@ -135,22 +137,27 @@ def _send(engine: Engine, batches: list[tuple[_Flight, list[Call]]], flying: deq
     flying.append((ticket, [flight for flight, _ in batches]))
 
 
-def _collect(engine: Engine, ticket: Any) -> list:
+def _collect(engine: Engine, ticket: Any) -> Results:
     return ticket.results if isinstance(ticket, _Unsent) else engine.collect(ticket)
 
 
 def run_one(run: Run[T], engine: Engine) -> T:
     """Drive a single run to its verdict (what a caller with one scenario or one check wants)."""
-    verdicts: list = []
-    drive([(0, run)], engine, lambda key, verdict, seconds: verdicts.append(verdict) or True)
+    verdicts: list[T] = []
+
+    def done(key: Hashable, verdict: T, seconds: float) -> bool:
+        verdicts.append(verdict)
+        return True
+
+    drive([(0, run)], engine, done)
     return verdicts[0]
 
 
-def checked(calls: list[Call], judge: Callable[[list], None]) -> Run[None]:
+def checked(calls: list[Call], judge: Callable[[Results], None]) -> Run[None]:
     """A run of one batch: ``judge`` gets its results (the fuzzer's per-action checks)."""
     judge((yield Batch(calls)))
 
 
-def drive_all(runs: Iterable[Run], engine: Engine) -> None:
+def drive_all(runs: Iterable[Run[Any]], engine: Engine) -> None:
     """Drive runs whose verdicts nobody keeps (they judge by raising)."""
     drive(enumerate(runs), engine, lambda key, verdict, seconds: True)

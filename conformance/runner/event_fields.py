@@ -8,8 +8,10 @@ matches ``owl-3``), with any other text field exactly (``power peek``), or with 
 
 from __future__ import annotations
 
+from baobei_spec.conditions import Json
 
-def field_matches(actual, expected) -> bool:
+
+def field_matches(actual: object, expected: object) -> bool:
     if isinstance(expected, str):
         if isinstance(actual, bool):
             return expected == str(actual).lower()
@@ -19,6 +21,6 @@ def field_matches(actual, expected) -> bool:
     return isinstance(actual, int) and not isinstance(actual, bool) and actual == expected
 
 
-def fields_match(event: dict, fields: dict) -> bool:
+def fields_match(event: Json, fields: Json) -> bool:
     """Every named field is in the event with the expected value."""
     return all(name in event and field_matches(event[name], value) for name, value in fields.items())

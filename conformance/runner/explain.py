@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
-from baobei_conform.engines.reference import Engine, ReferenceEngine
+from baobei_conform.engines.api import Engine
+from baobei_conform.engines.reference import ReferenceEngine
+from baobei_conform.runner.agreement import compared_fields, differences, informational_differences
 from baobei_conform.runner.context import DIFF_LIMIT, engine_diff, reference_context
-from baobei_conform.runner.observed import compared_fields, differences, informational_differences
 from baobei_conform.runner.run import Outcome
 from baobei_conform.runner.walk import Walked, observe, walk
 from baobei_conform.suite.scenario import Scenario
@@ -16,6 +19,7 @@ from baobei_conform.table import DIFFERS, Faces, compare, text
 from baobei_conform.table.steps import StepTables
 from baobei_conform.table.text import Screen
 from baobei_spec import Spec
+from baobei_spec.conditions import Json
 
 
 def _source(path: str, line: int | None) -> str:
@@ -40,7 +44,7 @@ def clause_text(cid: str, spec: Spec, lang: str = "en") -> str:
     return ruling.ruling if ruling else "(unknown id)"
 
 
-def clause_lines(ids, spec: Spec, lang: str = "en") -> list[str]:
+def clause_lines(ids: Iterable[str], spec: Spec, lang: str = "en") -> list[str]:
     return [f"    {cid}: {clause_text(cid, spec, lang)}" for cid in ids]
 
 
@@ -119,16 +123,16 @@ def failure_table(scenario: Scenario, outcome: Outcome, spec: Spec, screen: Scre
                            ("reference", text.render(reference, half, screen.colour))], screen.width)]
 
 
-def event_text(event: dict) -> str:
+def event_text(event: Json) -> str:
     """``kind [clause] field=value, ...``: one event on one line."""
     return f"{event.get('kind')} [{event.get('clause')}] {_data(event)}".rstrip()
 
 
-def _data(event: dict) -> str:
+def _data(event: Json) -> str:
     return ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "clause", "also", "ruling"))
 
 
-def explain(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Screen | None = None,
+def explain(scenario: Scenario, engine: Engine, spec: Spec, out: TextIO, screen: Screen | None = None,
             viewer: int | None = None) -> bool:
     """Print the run step by step: each step's source line, then each event with its clause's rule. With a
     ``screen``, the table after every action (``viewer``: that player's view of it instead)."""
@@ -142,7 +146,7 @@ def explain(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Screen 
             print(f"\n{scenario.path}:{line}  {_source(scenario.path, line)}", file=out)
             if step["op"] in ("apply", "shuffle"):
                 for e in walked.events:
-                    clause = spec.clauses.get(e.get("clause"))
+                    clause = spec.clauses.get(e.get("clause") or "")
                     print(f"  -> {e['kind']} [{e.get('clause')}] {_data(e)}", file=out)
                     if clause:
                         print(f"     {clause.en}", file=out)
@@ -150,15 +154,16 @@ def explain(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Screen 
                         print(f"     also: {', '.join(e['also'])}", file=out)
                     if e.get("ruling") in spec.rulings:
                         print(f"     ruling {e['ruling']}: {spec.rulings[e['ruling']].ruling}", file=out)
-            elif step["op"] in ("reject", "expect"):
+            elif step["op"] in ("reject", "replay", "expect"):
                 print("  ok", file=out)
             drawing.show(out, [("", walked)])
     except OSError:
         raise
     except Exception as exc:  # a failing step or a crashing engine: say what stopped the run
         print(f"\nstopped: {getattr(exc, 'message', exc)}", file=out)
-        if getattr(exc, "expected", ""):
-            print(f"  expected: {exc.expected}\n  actual:   {exc.actual}", file=out)
+        expected, actual = getattr(exc, "expected", ""), getattr(exc, "actual", "")
+        if expected:
+            print(f"  expected: {expected}\n  actual:   {actual}", file=out)
         return False
     return True
 
@@ -174,14 +179,14 @@ class _Drawing:
         self.sides: dict[str, StepTables] = {}
         self.deck_named = scenario.deck_named
 
-    def legend(self, out) -> None:
+    def legend(self, out: TextIO) -> None:
         if self.screen:
             print("\ntables: " + ("the table" if self.viewer is None else f"what p{self.viewer} sees")
                   + " after every action; legend:", file=out)
             for line in text.legend(self.faces, self.screen.width - 2):
                 print(f"  {line}", file=out)
 
-    def show(self, out, sides: list[tuple[str, Walked]], always: bool = False) -> None:
+    def show(self, out: TextIO, sides: list[tuple[str, Walked]], always: bool = False) -> None:
         """The table after each side's step, side by side, when the step is an action (or ``always``)."""
         if not self.screen or not (always or all(w.action for _, w in sides)):
             return
@@ -210,16 +215,17 @@ def _steps_seen(scenario: Scenario, engine: Engine) -> tuple[dict[int, Walked], 
         for walked in observe(scenario.steps, engine):
             seen[walked.step["line"]] = walked
     except Exception as exc:  # noqa: BLE001 - where the engine stops is what this shows
-        detail = f" (expected {exc.expected}, actual {exc.actual})" if getattr(exc, "expected", "") else ""
+        expected, actual = getattr(exc, "expected", ""), getattr(exc, "actual", "")
+        detail = f" (expected {expected}, actual {actual})" if expected else ""
         return seen, f"{getattr(exc, 'message', exc)}{detail}"
     return seen, ""
 
 
-def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out, screen: Screen | None = None,
+def side_by_side(scenario: Scenario, engine: Engine, spec: Spec, out: TextIO, screen: Screen | None = None,
                  viewer: int | None = None) -> bool:
     """Run one scenario on the engine and on the reference (following the engine's declared readings); print each
     step with both sides' events, and after every action the fields the contract compares that differ, with both
-    values (runner/observed.py: the fuzzer's definition), the informational ones apart. A step is marked only where
+    values (runner/agreement.py: the one comparison), the informational ones apart. A step is marked only where
     a compared field differs. With a ``screen``, both tables after every action, what differs marked (``viewer``:
     both views of that player). True when the engine goes through and agrees with the reference at every step."""
     drawing = _Drawing(scenario, spec, screen, viewer)
@@ -271,7 +277,8 @@ class _Before:
     line: int = 0
 
 
-def _differences(reference: Walked, engine: Walked, capabilities: set[str], out, before: _Before, line: int) -> int:
+def _differences(reference: Walked, engine: Walked, capabilities: set[str], out: TextIO, before: _Before,
+                 line: int) -> int:
     """Print what differs after one action (the compared fields, then the informational ones); 1 when a compared
     field differs (the step is marked), else 0."""
     ours, theirs = reference.observation(), engine.observation()
@@ -297,5 +304,5 @@ def _differences(reference: Walked, engine: Walked, capabilities: set[str], out,
     return 1 if lines else 0
 
 
-def _cited(events: list[dict]) -> list[str]:
+def _cited(events: list[Json]) -> list[str]:
     return [str(e["clause"]) for e in events if e.get("clause")]

@@ -13,36 +13,39 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
-from baobei_conform.engines.api import Engine
+from baobei_conform.engines.api import Call, Engine
 from baobei_conform.runner.checks import call_for
 from baobei_conform.runner.run import ACTIONS, groups, run_steps
 from baobei_conform.suite.variants import engine_readings, steps_for
+from baobei_spec.conditions import Json
 
 
 @dataclass
 class Walked:
     """One step as walked: the events of its action (none for a check), the table after it, views read there."""
 
-    step: dict
-    events: list[dict]
-    state: dict | None  # None: no game (a refused new game), or the engine could not give its state
-    views: dict[int, dict] = field(default_factory=dict)
-    legal: list | None = None  # the legal actions after it (``observe`` only; None: not read, or not given)
+    step: Json
+    events: list[Json]
+    state: Json | None  # None: no game (a refused new game), or the engine could not give its state
+    views: dict[int, Json] = field(default_factory=dict)
+    legal: list[Any] | None = None  # the legal actions after it (``observe`` only; None: not read, or not given)
     whole: bool = True  # False: a later step of its run failed, and the state is the engine's after all it was sent
 
     @property
     def action(self) -> bool:
         return self.step["op"] in ACTIONS
 
-    def observation(self) -> dict:
-        """What the engine showed after the step, as the published expectations write it (runner/observed.py
+    def observation(self) -> Json:
+        """What the engine showed after the step, as the published expectations write it (runner/agreement.py
         compares two): ``state``, ``events``, ``views`` (player as a decimal string -> view), ``legal_actions``."""
         return {"state": self.state, "events": self.events,
                 "views": {str(p): self.views[p] for p in sorted(self.views)}, "legal_actions": self.legal}
 
 
-def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = (), everything: bool = False
+def walk(steps: list[Json], engine: Engine, viewers: Iterable[int] = (), everything: bool = False
          ) -> Iterator[Walked]:
     """Yield every step the engine passes, in order, then raise what stopped it (as ``run_steps`` would).
 
@@ -50,11 +53,12 @@ def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = (), everyth
     (engines with the capability ``views`` only). ``everything``: every player of the round's view and the legal
     actions too, after every action (``observe``)."""
     viewers = tuple(viewers)
-    state: dict | None = None
+    state: Json | None = None
+    history: list[Call] = []  # the changes sent so far, for a ``replay``
     for group in groups(steps_for(steps, engine_readings(engine))):
-        passed: list[tuple[dict, list[dict]]] = []
+        passed: list[tuple[Json, list[Json]]] = []
         try:
-            run_steps(group, engine, trace=lambda step, events, passed=passed: passed.append((step, events)))
+            run_steps(group, engine, trace=partial(_passed, passed), history=history)
         except Exception:
             if passed:
                 yield from _walked(group, passed, _state(engine), {}, whole=False)
@@ -68,14 +72,18 @@ def walk(steps: list[dict], engine: Engine, viewers: Iterable[int] = (), everyth
         yield from _walked(group, passed, state, views, legal)
 
 
-def observe(steps: list[dict], engine: Engine) -> Iterator[Walked]:
+def _passed(passed: list[tuple[Json, list[Json]]], step: Json, events: list[Json]) -> None:
+    passed.append((step, events))
+
+
+def observe(steps: list[Json], engine: Engine) -> Iterator[Walked]:
     """``walk`` reading all the engine shows after every action: its state (the pending decision in it), every
     player of the round's view and its legal actions, each where the engine has the capability."""
     return walk(steps, engine, everything=True)
 
 
-def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, views, legal=None, whole=True
-            ) -> Iterator[Walked]:
+def _walked(group: list[Json], passed: list[tuple[Json, list[Json]]], state: Json | None, views: dict[int, Json],
+            legal: list[Any] | None = None, whole: bool = True) -> Iterator[Walked]:
     """The group's steps that passed (the trace sees them in order; a shuffle as the apply step it resolves to),
     each as the scenario wrote it, the events with the action that caused them."""
     for i, (_, events) in enumerate(passed):
@@ -84,7 +92,7 @@ def _walked(group: list[dict], passed: list[tuple[dict, list[dict]]], state, vie
                      legal, whole)
 
 
-def _state(engine: Engine) -> dict | None:
+def _state(engine: Engine) -> Json | None:
     try:
         state = engine.state()
     except Exception:  # noqa: BLE001 - no game to read (a refused new game), or an engine that fails here
@@ -92,7 +100,7 @@ def _state(engine: Engine) -> dict | None:
     return state if isinstance(state, dict) else None
 
 
-def _views(engine: Engine, players: Iterable[int]) -> dict[int, dict]:
+def _views(engine: Engine, players: Iterable[int]) -> dict[int, Json]:
     if "views" not in engine.capabilities:
         return {}
     views = {}
@@ -106,7 +114,7 @@ def _views(engine: Engine, players: Iterable[int]) -> dict[int, dict]:
     return views
 
 
-def _legal(engine: Engine) -> list | None:
+def _legal(engine: Engine) -> list[Any] | None:
     if "legal_actions" not in engine.capabilities:
         return None
     try:

@@ -13,13 +13,16 @@ the test checks the suite catches each one and that only scenarios citing those 
 *representation* misreading is a :class:`Shown`: the rules are the reference's, what the engine shows of them
 (its canonical state, views, events, legal actions) breaks a point of the observable contract
 (spec/contract.yaml, docs/protocol.md), as an implementer writing from the docs gets it wrong; agreement with
-the reference at every step of a scenario, and the fuzzer, find those.
+the reference at every step of a scenario, and the fuzzer, find those. A *determinism* misreading (``AGAIN``) plays
+every game right once; only the same actions played again from the same start show it (a scenario's ``replay``,
+the fuzzer's ``determinism`` check).
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -292,6 +295,10 @@ class Shown:
     def unshow(self, state: dict) -> None:
         """Undo ``state`` on a state given to setup."""
 
+    def set_up(self, engine: WrongEngine, state: dict, params: dict | None) -> bool:
+        """Set ``engine`` up at ``state`` its own way and say so; False (by default): the reference's setup."""
+        return False
+
     @property
     def name(self) -> str:
         return _snake(type(self).__name__)
@@ -458,6 +465,24 @@ BUGS = {
     "bao_at_another_moment_wrong_decision": (bao_at_another_moment_wrong_decision, ["4.1.2"]),
     "zero_card_claimant_not_eligible": (zero_card_claimant_not_eligible, ["3.4.1", "3.6.3", "3.2.3"]),
 }
+class SetupAgainKeepsThePlayedGame(Shown):
+    """Set up again at the position it was last set up at, the engine goes on with the game it played from there
+    instead of a fresh one (it keeps the game of its last setup by the state's text, and that game is live; the next
+    setup is fresh again): the same actions from the same start then give another game. Only a replay shows it
+    (``replay``, the fuzzer's determinism check): every first play is right (docs/protocol.md, setup: the engine is
+    set up at exactly that state)."""
+
+    def set_up(self, engine: WrongEngine, state: dict, params: dict | None) -> bool:
+        key = json.dumps(state, sort_keys=True)
+        last = engine.__dict__.get("last_setup")
+        if last is not None and last[0] == key:
+            engine.game, engine.__dict__["last_setup"] = last[1], None  # the game played since, once: not fresh
+        else:
+            ReferenceEngine.setup(engine, state, params)
+            engine.__dict__["last_setup"] = (key, engine.game)
+        return True
+
+
 # name -> (the representation misreading, the clauses of the situations it shows wrongly)
 SHOWN: dict[str, tuple[Shown, list[str]]] = {shown.name: (shown, clauses) for shown, clauses in (
     (WindowPlayersSeatOrder(), ["3.2.3"]),
@@ -471,7 +496,11 @@ SHOWN: dict[str, tuple[Shown, list[str]]] = {shown.name: (shown, clauses) for sh
     (GiftSlotsSwapped(), ["3.4.5"]),
     (RivalRemovedCitesOwnPluck(), ["3.4.3"]),
 )}
-MISREADINGS = {**BUGS, **SHOWN}  # every switch of --bug
+# name -> (a determinism misreading: every first play right, a replay from the same start not; its clauses)
+AGAIN: dict[str, tuple[Shown, list[str]]] = {shown.name: (shown, clauses) for shown, clauses in (
+    (SetupAgainKeepsThePlayedGame(), ["2.7.1"]),
+)}
+MISREADINGS = {**BUGS, **SHOWN, **AGAIN}  # every switch of --bug
 
 
 class WrongEngine(ReferenceEngine):
@@ -486,7 +515,8 @@ class WrongEngine(ReferenceEngine):
             state = copy.deepcopy(state)
             for misreading in self.shown:
                 misreading.unshow(state)
-        super().setup(state, params)
+        if not any(misreading.set_up(self, state, params) for misreading in self.shown):
+            super().setup(state, params)
 
     def apply(self, action: dict) -> tuple[list[dict] | None, str | None]:
         decision = self.game.pending.kind if self.game is not None else ""
@@ -533,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def engine() -> ReferenceEngine:
         wrong = WrongEngine([BUGS[name][0] for name in bugs if name in BUGS],
-                            [SHOWN[name][0] for name in bugs if name in SHOWN])
+                            [{**SHOWN, **AGAIN}[name][0] for name in bugs if name not in BUGS])
         wrong.name = "wrong-engine" + (f" ({', '.join(bugs)})" if bugs else "")
         return wrong
     return serve(engine)

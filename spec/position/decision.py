@@ -9,7 +9,7 @@ has no answer at all (a power without a possible effect has none, 6.10.7).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from baobei_spec.position.errors import MalformedState, need
 from baobei_spec.position.shape import Frame, card, cards, integer, player, target
@@ -18,6 +18,25 @@ from baobei_spec.position.table import Table
 CHANCE = ("first_player", "deal", "recycle", "window", "game_over")  # nobody in particular decides
 ACTIVE = ("turn", "drawn", "end_turn")  # the active player's own decisions
 PLACE_CLAUSES = ("3.5.6", "6.7.1")  # a penalty card, a Toco Toucan's card
+
+
+class DecisionData(TypedDict, total=False):
+    """A pending decision's data, each field as its kinds (``DATA``) carry it: the type of the reference's
+    ``Decision.data``, its JSON form as it is (a test holds its fields to ``DATA``'s)."""
+
+    cards: list[str]  # deal, recycle: the cards to shuffle; shoebill: the cards drawn
+    count: int  # initial_peek: the cards each player looks at
+    reference: str  # window: the card a claim must match
+    rival: int  # gift: whose slot it goes into
+    slot: int
+    card: str  # place: the card to place, by whom and why (a penalty, a Toco Toucan's card)
+    by: int
+    clause: str
+    first: list[int]  # macaw_swap: the two targets looked at, [owner, slot]
+    second: list[int]
+    winner: int  # game_over
+
+
 DATA: Mapping[str, tuple[str, ...]] = {
     "first_player": (), "deal": ("cards",), "recycle": ("cards",), "initial_peek": ("count",), "turn": (),
     "drawn": (), "window": ("reference",), "gift": ("rival", "slot"), "place": ("card", "by", "clause"),

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from baobei_conform.cli.smoke import DRAW, TABLE
 from baobei_conform.dsl.compile import compile_script
 from baobei_conform.dsl.parse import parse_script
-from baobei_conform.engines.api import Engine
+from baobei_conform.engines.api import Call, Engine
 from baobei_conform.engines.commands import CALLS, CAPABILITIES, COMMANDS, request
 from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.protocol import PROTOCOL_VERSION, requests
@@ -93,3 +94,10 @@ def test_hello_announces_what_the_served_engine_offers():
 @pytest.mark.parametrize("name", CALLS)
 def test_the_engine_interface_has_a_method_for_every_call(name):
     assert callable(getattr(Engine, name)) and callable(getattr(ReferenceEngine, name))
+
+
+def test_the_call_type_is_the_commands_table():
+    """``engine_api.Call`` (what mypy holds every call to) names each command a run calls, with its request
+    fields: a command added to the table, or a field, fails here until the type says it too."""
+    typed = {get_args(get_args(option)[0])[0]: len(get_args(option)) - 1 for option in get_args(Call)}
+    assert typed == {name: len(COMMANDS[name].fields) for name in CALLS}

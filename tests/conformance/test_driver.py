@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from baobei_conform.engines.api import Call, Engine
+from baobei_conform.engines.api import Call, Engine, EngineCrashed, EngineProblem
 from baobei_conform.engines.reference import ReferenceEngine, params_to_json
 from baobei_conform.harness.factory import engine_factory
 from baobei_conform.harness.run import Selection, load_suite, run_suite
@@ -231,3 +231,20 @@ def test_an_error_that_is_no_object_is_each_scenarios_protocol_error():
     outcomes, complete = run_suite(scenarios, factory)
     assert complete and len(outcomes) == 3
     assert any(o.status == "error" and "error.code" in o.message for o in outcomes), outcomes
+
+
+def test_a_ticket_collected_after_the_engine_stopped_holds_its_problem_for_every_call():
+    """Collecting once the process is gone (stopped while runs were in flight) is the engine's problem for each call,
+    as a crash is: the driver reads and drops it, never an AttributeError of the client's."""
+    engine = StdioEngine(SERVE, params_to_json(), timeout=10)
+    ticket = engine.send([("new_game", 2), ("state",)])
+    engine.stop()
+    results = engine.collect(ticket)
+    assert len(results) == 2 and all(isinstance(r, EngineCrashed) and "stopped" in r.message for r in results)
+
+
+def test_the_reference_before_any_game_says_so():
+    """A call that needs a game, before setup or new_game, is the engine's error saying why (the server refuses it
+    before, NEEDS_GAME; in process it reaches the adapter)."""
+    (result,) = ReferenceEngine().batch([("state",)])
+    assert isinstance(result, EngineProblem) and "no game yet" in result.message

@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 from baobei_conform.cli.expected import OBSERVED, comparison
 from baobei_conform.cli.main import main
 from baobei_conform.engines.reference import ReferenceEngine
-from baobei_conform.runner.observed import differences
+from baobei_conform.runner.agreement import differences
 from baobei_conform.runner.walk import observe
 from baobei_conform.suite.scenario import scenario_files
 from baobei_scenarios import SUITE_ROOT
@@ -51,9 +51,20 @@ def _document(out: Path, source: str) -> dict:
     return json.loads((out / f"{source}.json").read_text(encoding="utf-8"))
 
 
-def test_every_scenario_carries_an_observation_after_each_accepted_action_and_matches_the_schema(published):
-    validator = _validator()
+# The suite's parts (its top folders), one test each: validating every file takes minutes, and parts spread over the
+# workers of ``pytest -n``. The next test holds the parts to cover every file.
+PARTS = sorted(p.name for p in SUITE_ROOT.iterdir() if p.is_dir() and not p.name.startswith("__"))
+
+
+def test_the_parts_hold_every_scenario():
     files = scenario_files([SUITE_ROOT])
+    assert len(files) > 400 and {path.relative_to(SUITE_ROOT).parts[0] for path in files} <= set(PARTS)
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_every_scenario_carries_an_observation_after_each_accepted_action_and_matches_the_schema(published, part):
+    validator = _validator()
+    files = scenario_files([SUITE_ROOT / part])
     for path in files:
         document = _document(published, path.relative_to(SUITE_ROOT).with_suffix("").as_posix())
         validator.validate(document)
@@ -71,7 +82,7 @@ def test_every_scenario_carries_an_observation_after_each_accepted_action_and_ma
                 assert observation["state"]["zones"] == step["state"]["zones"] and observation["events"] == []
         last = adopted["observations"][-1]["state"]
         assert last["pending"]["kind"] in {"game_over", *default_spec().vocabulary.decisions}
-    assert len(files) > 400
+    assert files
 
 
 def test_a_scenario_under_readings_gets_a_run_per_reading_and_the_runs_differ(published):

@@ -37,7 +37,8 @@ def test_two_jobs_play_the_very_games_one_job_plays():
 
 def test_a_problem_found_by_any_job_is_reported_once_with_its_reproducer(tmp_path):
     out = tmp_path / "fuzz.json"
-    code = main(["fuzz", "--jobs", "2", "--derandomize", "--budget", "90", "--no-database", "--json", str(out),
+    code = main(["fuzz", "--jobs", "2", "--derandomize", "--budget", "90", "--max-examples", "10", "--no-database",
+                 "--json", str(out),
                  "--", sys.executable, str(WRONG), "--bug", "power_on_replaced_card"])
     document = json.loads(out.read_text(encoding="utf-8"))
     assert code == 1 and document["options"]["jobs"] == 2

@@ -5,6 +5,7 @@ reference (issue 22 item 1) holds it to."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import subprocess
@@ -20,7 +21,7 @@ from baobei_conform.suite.scenario import load_scenario, scenario_files
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "examples" / "wrong_engine" / "engine.py"
 sys.path.insert(0, str(ENGINE.parent))
-from engine import BUGS, MISREADINGS, SHOWN, WrongEngine  # noqa: E402
+from engine import AGAIN, BUGS, MISREADINGS, SHOWN, WrongEngine  # noqa: E402
 
 
 def _sp(card: str) -> str:
@@ -150,7 +151,7 @@ def _scenarios() -> dict:
 
 def test_every_representation_misreading_has_a_scenario_and_cites_the_contract():
     assert set(SHOWS_IN) == set(SHOWN) and len(SHOWN) >= 8
-    assert set(MISREADINGS) == set(BUGS) | set(SHOWN) and not set(BUGS) & set(SHOWN)
+    assert set(MISREADINGS) == set(BUGS) | set(SHOWN) | set(AGAIN) and not set(BUGS) & set(SHOWN)
     for name, (misreading, clauses) in SHOWN.items():
         assert "spec/contract.yaml" in (type(misreading).__doc__ or ""), f"{name} cites no point of the contract"
         assert clauses and SHOWS_IN[name][0] in _scenarios()
@@ -175,28 +176,34 @@ def test_a_representation_misreading_changes_only_what_it_says_and_reads_itself_
         assert again.state() == step["state"]
 
 
-def _agreement() -> bool:
-    """Whether the scenario runs compare every step with the reference (``--rules-only`` turns that off)."""
-    run = subprocess.run([sys.executable, "-m", "baobei_conform.cli.main", "--help"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120)
-    return "--rules-only" in run.stdout
+REPLAYED_IN = {"setup_again_keeps_the_played_game": "turn-same-actions-from-the-same-start-give-the-same-game"}
 
 
-# Correct once agreement (issue 22 item 1: every step held to what the reference shows) is on by default; until the
-# runner has it (its option --rules-only turns it off), the representation misreadings pass the written expectations.
-@pytest.mark.parametrize("bug", sorted(MISREADINGS))
+@pytest.mark.parametrize("bug", sorted(AGAIN))
+def test_a_determinism_misreading_plays_right_once_and_fails_at_the_replay(bug):
+    """Every first play is the reference's (agreement holds up to the replay); the scenario fails at its first
+    ``replay``, and without its replays it passes: only the same actions played again show the misreading."""
+    scenario = _scenarios()[REPLAYED_IN[bug]]
+    replays = [s["line"] for s in scenario.steps if s["op"] == "replay"]
+    outcome = run_scenario(scenario, WrongEngine([], [AGAIN[bug][0]]), agree=True)
+    assert (outcome.status, outcome.check, outcome.line) == ("fail", "rule", scenario.file_line(replays[0]))
+    assert outcome.message.startswith("the replay: action 1 was refused")
+    once = dataclasses.replace(scenario, steps=[s for s in scenario.steps if s["op"] != "replay"])
+    assert run_scenario(once, WrongEngine([], [AGAIN[bug][0]]), agree=True).status == "pass"
+    assert set(REPLAYED_IN) == set(AGAIN)
+
+
+# A rule misreading's run is test_the_suite_catches_the_misreading's (the same command, agreement on by default):
+# that test's assertions imply this one's, so only the representation misreadings run here. The assertion (the
+# scenario whose steps show the misreading fails) implies "a scenario fails", so the run needs that scenario alone.
+@pytest.mark.parametrize("bug", sorted(SHOWN))
 def test_with_agreement_the_suite_alone_fails_a_scenario_for_every_misreading(bug, tmp_path):
-    if not _agreement():
-        pytest.skip("scenario runs do not compare each step with the reference yet: baobei-conform has no "
-                    "--rules-only option (agreement, issue 22 item 1)")
     results = tmp_path / "results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "baobei_conform.cli.main", "-q", "--no-report", "-j", "2", "--timeout", "20",
-         "--json", str(results), "--", sys.executable, str(ENGINE), "--bug", bug],
+        [sys.executable, "-m", "baobei_conform.cli.main", "-q", "--no-report", "--timeout", "20", "-k",
+         SHOWS_IN[bug][0], "--json", str(results), "--", sys.executable, str(ENGINE), "--bug", bug],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-3000:]
     failed = [r for r in json.loads(results.read_text())["results"] if r["status"] in ("fail", "error")]
-    assert failed, f"{bug}: no scenario fails"
-    if bug in SHOWN:
-        assert SHOWS_IN[bug][0] in {r["id"] for r in failed}
+    assert [r["id"] for r in failed] == [SHOWS_IN[bug][0]], f"{bug}: its scenario does not fail"

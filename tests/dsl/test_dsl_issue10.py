@@ -75,9 +75,11 @@ def test_negative_table_checks(tmp_path):
 def test_cards_under_the_pile(tmp_path):
     shoebill = SETUP.replace("  deck: owl\n", "  deck: heron swallow\n  holds shoebill\n")
     script = "p0 discards\nnobody plucks\np0 replaces p0.1 with drawn 1, p1.2 with drawn 2\n"
-    assert _run(tmp_path, script + "expect under is: sparrow owl\n", shoebill).status == "pass"
+    assert _run(tmp_path, script + "expect under is: owl sparrow\n", shoebill).status == "pass"  # slid in that order
     outcome = _run(tmp_path, script + "expect under is: owl heron\n", shoebill)
     assert (outcome.status, outcome.actual) == ("fail", "owl sparrow")
+    outcome = _run(tmp_path, script + "expect under is: sparrow owl\n", shoebill)  # the cards, in another order
+    assert (outcome.status, outcome.expected, outcome.actual) == ("fail", "sparrow owl", "owl sparrow")
 
 
 def test_rule_and_value_overrides(tmp_path):

@@ -254,7 +254,8 @@ def test_a_signal_after_the_search_keeps_the_problem_unverified(tmp_path, signum
     one that sends it)."""
     script = tmp_path / "signalled.py"
     script.write_text(INTERRUPT_AT.format(signal=signal.Signals(signum).name, phase=phase), encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, str(script), "fuzz", "--derandomize", "--no-database", "--scenarios",
+    proc = subprocess.Popen([sys.executable, str(script), "fuzz", "--derandomize", "--no-database", "--max-examples",
+                             "5", "--scenarios",
                              str(suite(tmp_path, 5)), "--json", str(tmp_path / "fuzz.json"), "--", sys.executable,
                              *served(tmp_path, "bug:view_shows_own_cards")],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -275,8 +276,9 @@ def test_a_signal_after_the_search_keeps_the_problem_unverified(tmp_path, signum
 def test_a_listed_action_the_engine_refuses_is_a_problem_not_a_crash(tmp_path):
     """Without the reference the engine's own list drives the game: a listed draw it refuses is reported."""
     proc = subprocess.run([sys.executable, "-m", "baobei_conform", "fuzz", "--invariants-only", "--derandomize",
-                           "--no-database", "--budget", "30", "--scenarios", str(suite(tmp_path, 5)), "--json",
-                           str(tmp_path / "fuzz.json"), "--", sys.executable, *served(tmp_path, "refuses_listed")],
+                           "--no-database", "--budget", "30", "--max-examples", "5",
+                           "--scenarios", str(suite(tmp_path, 5)), "--json", str(tmp_path / "fuzz.json"), "--",
+                           sys.executable, *served(tmp_path, "refuses_listed")],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr

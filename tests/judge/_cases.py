@@ -172,6 +172,8 @@ CHECKS = [
     ("under_is", "expect under is: heron heron", None, [
         ("a card fewer", put("state.under", ["heron-3"]), "heron heron", "heron"),
         ("another species", put("state.under", ["heron-3", "owl-5"]), "heron heron", "heron owl")]),
+    ("under_is", "expect under is: owl heron", put("state.under", ["owl-5", "heron-3"]), [
+        ("another order", put("state.under", ["heron-3", "owl-5"]), "owl heron", "heron owl")]),
     ("round_table", "expect round table p0: owl heron _ eagle",
      put("state.round_zones", {"0": [card("owl"), card("heron"), None, card("eagle")]}), [
         ("no scored round", put("state.round_zones", None), "owl heron _ eagle", "no scored round"),
@@ -310,6 +312,22 @@ def _many_changes() -> None:
     _reject_changed(put("state.deck", deck), "; ".join([*shown, "... and 8 more"]), 20)
 
 
+def _replay_sent() -> None:
+    """``replay`` sends the setup and the draw again, then reads the state: the same as before it."""
+    outcome, engine = judge("replay", world_with())
+    assert outcome.status == "pass", outcome.message
+    setup = ("setup", scenario(TABLE).steps[0]["state"], None)
+    assert [r[0] for r in engine.received if r[0] != "state"] == ["setup", "apply", "setup", "apply"]
+    assert [r for r in engine.received if r[0] == "setup"] == [setup, setup]
+    assert engine.actions()[0] == engine.actions()[1]
+
+
+def _replay_differs() -> None:
+    outcome = fails("replay", world_with(), "the state before the replay", 'deck[0]: "owl-3" -> "cuckoo-1"',
+                    after={1: put("state.deck", ["cuckoo-1", "heron-2"])})
+    assert outcome.message == "the same actions from the same start gave another state (1 field(s))"
+
+
 def _state_after_the_action(changes: bool) -> None:
     statements = "expect deck has 2 cards\np1 draws\nexpect deck has 1 cards"
     after = {1: lambda w: w["state"]["deck"].pop()} if changes else {}
@@ -371,6 +389,10 @@ def _step_cases() -> list[Case]:
         Case(f"{RAW}: refused, sent as written", "reject", "right", _raw_sent),
         Case(f"{RAW}: accepted", "reject", "wrong",
              lambda: fails(RAW, world_with(), "refused: malformed_action", "accepted")),
+        Case("replay: the same actions from the same start, the same state", "replay", "right", _replay_sent),
+        Case("replay: the replayed draw refused", "replay", "wrong", lambda: fails(
+            "replay", world_with(), "accepted", "refused: not_your_decision", refuse={1: "not_your_decision"})),
+        Case("replay: another state", "replay", "wrong", _replay_differs),
         Case("expect reads the state after the latest action", "expect", "right",
              lambda: _state_after_the_action(True)),
         Case("expect reads the state after the latest action: unchanged", "expect", "wrong",

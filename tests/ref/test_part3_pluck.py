@@ -750,3 +750,14 @@ def test_window_failure_penalty_activates_nothing_and_active_power_still_resolve
     g.apply(Pluck(1, ((1, 1),)))
     assert species(card(g, 1, 3)) == "white_pelican"
     assert answer_powers(g) == [("brown_pelican", 0)]
+
+
+def test_legal_actions_built_lazily_are_sequences_slices_included():
+    """The window's legal actions (a ``Chain`` of each player's ``Claims``, built when read) index and slice as the
+    list of them does: a Sequence's contract, the fuzzer's policy slices them."""
+    legal = window().legal_actions()
+    every = [legal[i] for i in range(len(legal))]
+    assert len(every) > 3 and legal[-1] == every[-1]
+    assert legal[1:4] == every[1:4] and legal[::-2] == every[::-2] and list(legal) == every
+    with pytest.raises(IndexError):
+        legal[len(legal)]

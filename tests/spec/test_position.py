@@ -52,6 +52,13 @@ def test_the_validator_reads_the_fields_the_schema_defines():
     assert props["seats"]["minimum"] == RULES.min_players and props["seats"]["maximum"] == RULES.max_players
 
 
+def test_the_decision_data_type_has_the_fields_the_validator_reads():
+    """``DecisionData`` (the reference's ``Decision.data``, what mypy holds every ``ask`` to) and ``DATA`` (what the
+    validator takes each kind's data for, which every reached position passes) name the same fields."""
+    assert list(decision.DecisionData.__annotations__) == list(dict.fromkeys(
+        name for fields in decision.DATA.values() for name in fields))
+
+
 def test_what_the_schema_refuses_the_validator_refuses():
     """Every field given a value of each other JSON type: a value the schema refuses is refused by the validator
     too (which is stricter: it knows the catalog, the players and the moment)."""
